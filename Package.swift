@@ -1,0 +1,63 @@
+// swift-tools-version: 6.1
+// The SDK shared by every front end of the app. It has no package dependencies
+// on purpose (front ends add it without pulling anything in); libsodium comes in
+// as a system library for the encrypted token store.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "AppSDK",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "NetworkService", targets: ["NetworkService"]),
+        .library(name: "TokenStore", targets: ["TokenStore"]),
+        .library(name: "AppRepository", targets: ["AppRepository"]),
+    ],
+    traits: [
+        .trait(
+            name: "EncryptedTokenStore",
+            description: "The libsodium-encrypted file store. Turn it off to build without libsodium."
+        ),
+        .default(enabledTraits: ["EncryptedTokenStore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        .target(name: "NetworkService", swiftSettings: swiftSettings),
+        .target(
+            name: "TokenStore",
+            dependencies: [.target(name: "CSodium", condition: .when(traits: ["EncryptedTokenStore"]))],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AppRepository",
+            dependencies: ["NetworkService", "TokenStore"],
+            swiftSettings: swiftSettings
+        ),
+        // A small program the token-store tests spawn several times at once to prove
+        // that the stores hold across processes (and survive a writer killed mid-save).
+        .executableTarget(
+            name: "TokenStoreProbe",
+            dependencies: ["TokenStore"],
+            path: "Tests/TokenStoreProbe",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnitTests",
+            dependencies: ["NetworkService", "TokenStore", "AppRepository", "TokenStoreProbe"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SlowTests",
+            dependencies: ["NetworkService", "TokenStore", "AppRepository"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

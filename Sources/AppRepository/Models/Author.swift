@@ -1,0 +1,15 @@
+public import Foundation
+
+/// Who wrote something, as others see them.
+public struct Author: Codable, Sendable, Equatable, Hashable {
+    /// The member's id.
+    public let id: UUID
+    /// The member's nickname.
+    public let nickname: String
+
+    /// Creates an author value.
+    public init(id: UUID, nickname: String) {
+        self.id = id
+        self.nickname = nickname
+    }
+}

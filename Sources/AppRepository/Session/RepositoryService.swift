@@ -1,0 +1,141 @@
+import Foundation
+public import NetworkService
+public import TokenStore
+
+/// The front end's one door to the API: it supplies the server and a working access token
+/// to every call, keeps the session in a ``TokenStore``, and refreshes it when needed.
+///
+/// ```swift
+/// let store = try await EncryptedFileTokenStore(fileURL: url, key: .passphrase(passphrase))
+/// let service = RepositoryService(server: try Server(baseURL: "https://api.example.com"),
+///                                 tokenStore: store)
+/// try await service.signIn(email: "kim@example.com", password: "secret123")
+/// let mine = try await service.answers.fetchListOfMine(pageSize: 20)
+/// let post = try await service.request { server, token in
+///     try await PostAPI.fetch(id: 42, server: server, accessToken: token)
+/// }
+/// ```
+///
+/// ``request(handler:)`` follows the rules of DESIGN §5:
+/// 1. an access token that expires within the leeway is refreshed before the call;
+/// 2. a call that fails with an authentication failure is retried once after a refresh; a
+///    second failure goes to the caller (at most one refresh per call, never a loop);
+/// 3. refreshes are single-flight in the process and run inside the store's cross-process
+///    exclusive section, which re-reads the store first: if another process already replaced
+///    the failed token, that one is used and the server is not called;
+/// 4. the new credentials (with the rotated refresh token) are saved before the new access
+///    token is used;
+/// 5. the server rejecting the refresh token ends the session (store cleared, `signedOut`
+///    event, ``SessionError/Kind/sessionEnded``); any other refresh failure keeps the
+///    credentials and throws ``SessionError/Kind/refreshFailed`` (transient);
+/// 6. a refresh that finishes after a sign-out or another sign-in writes nothing;
+/// 7. more refreshes than the ``RefreshWindow`` allows throw ``SessionError/Kind/refreshLimitExceeded``.
+///
+/// There is no shared instance: make one service per account and server, and use it from
+/// any task or actor.
+public final class RepositoryService: Sendable {
+    /// Where the API lives.
+    public let server: Server
+    /// Where the session's credentials are kept.
+    public let tokenStore: any TokenStore
+    /// How the session is kept alive.
+    public let configuration: Configuration
+
+    let coordinator: SessionCoordinator
+    let broadcaster = SessionEventBroadcaster()
+
+    /// Creates a service. Nothing is read or sent until the first call.
+    public init(server: Server, tokenStore: any TokenStore, configuration: Configuration = Configuration()) {
+        self.server = server
+        self.tokenStore = tokenStore
+        self.configuration = configuration
+        self.coordinator = SessionCoordinator(window: configuration.refreshWindow)
+    }
+
+    /// A stream of this service's session events from now on. Each call makes a new
+    /// subscriber; drop the stream (or cancel the task iterating it) to unsubscribe.
+    public func events() -> AsyncStream<SessionEvent> {
+        broadcaster.subscribe()
+    }
+
+    /// Calls `handler` with the server and a working access token, refreshing and retrying
+    /// as described above.
+    ///
+    /// - Throws: ``SessionError`` when no working token can be had; ``TokenStoreError`` when
+    ///   the store cannot be read; otherwise whatever `handler` throws (a `NetworkError`).
+    public func request<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
+        guard var credentials = try await tokenStore.load() else {
+            throw SessionError(.notSignedIn)
+        }
+        var refreshed = false
+        if credentials.accessTokenExpires(within: configuration.refreshLeeway, of: configuration.now()) {
+            credentials = try await refresh(after: credentials)
+            refreshed = true
+        }
+        do {
+            return try await handler(server, AccessToken(credentials.accessToken))
+        } catch let error as NetworkError where !refreshed && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
+            credentials = try await refresh(after: credentials)
+            return try await handler(server, AccessToken(credentials.accessToken))
+        }
+    }
+
+    /// New credentials to replace `failed`: from the refresh in flight, from the store when
+    /// another writer already replaced them, or from the server.
+    private func refresh(after failed: Credentials) async throws -> Credentials {
+        try await coordinator.refresh { [self] generation in
+            try await tokenStore.withExclusiveAccess {
+                try await refreshInsideExclusiveSection(after: failed, generation: generation)
+            }
+        }
+    }
+
+    private func refreshInsideExclusiveSection(after failed: Credentials, generation: Int) async throws -> Credentials {
+        guard let stored = try await tokenStore.load() else {
+            throw SessionError(.sessionEnded, reason: .userSignedOut)
+        }
+        guard stored.memberID == failed.memberID else {
+            throw SessionError(.sessionChanged)
+        }
+        let now = configuration.now()
+        if stored.accessToken != failed.accessToken,
+           !stored.accessTokenExpires(within: configuration.refreshLeeway, of: now) {
+            return stored
+        }
+        try await coordinator.admitRefresh(at: now)
+
+        let tokens: Tokens
+        do {
+            tokens = try await configuration.refresher.refresh(stored, server)
+        } catch {
+            guard await coordinator.currentGeneration == generation else {
+                throw SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
+            }
+            if let reason = configuration.refreshFailureRule.sessionEndingReason(error) {
+                try await tokenStore.clear()
+                await coordinator.endGeneration(from: generation)
+                broadcaster.send(.signedOut(reason))
+                throw SessionError(.sessionEnded, reason: reason, underlying: error)
+            }
+            throw SessionError(.refreshFailed, underlying: error)
+        }
+        let renewed = credentials(from: tokens, memberID: stored.memberID)
+        guard await coordinator.currentGeneration == generation else {
+            throw SessionError(.sessionEnded, reason: .userSignedOut)
+        }
+        try await tokenStore.save(renewed)
+        broadcaster.send(.refreshed(memberID: renewed.memberID))
+        return renewed
+    }
+
+    /// Credentials from tokens the server just issued. Expiry is counted from now on this
+    /// device's clock (`expiresIn`), so a device whose clock is off still refreshes on time.
+    func credentials(from tokens: Tokens, memberID: String) -> Credentials {
+        Credentials(
+            accessToken: tokens.accessToken.rawValue,
+            refreshToken: tokens.refreshToken,
+            accessTokenExpiresAt: configuration.now().addingTimeInterval(TimeInterval(tokens.expiresIn)),
+            memberID: memberID
+        )
+    }
+}

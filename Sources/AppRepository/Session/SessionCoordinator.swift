@@ -1,0 +1,58 @@
+import Foundation
+import TokenStore
+
+/// All mutable refresh state of one ``RepositoryService`` in one place (the Alamofire
+/// lesson): the refresh in flight, the session generation, and the refresh window.
+///
+/// - Single flight: callers that need a refresh while one is running wait for it instead
+///   of starting another.
+/// - Generation: sign-in and sign-out bump it. A refresh remembers the generation it
+///   started in and writes nothing if it changed (rule 6 of DESIGN §5).
+/// - Window: refreshes that reach the server are counted; past the limit, refreshing is an
+///   error (rule 7).
+actor SessionCoordinator {
+    private var generation = 0
+    private var inFlight: Task<Credentials, any Error>?
+    private var refreshTimes: [Date] = []
+    private let window: RefreshWindow
+
+    init(window: RefreshWindow) {
+        self.window = window
+    }
+
+    var currentGeneration: Int { generation }
+
+    /// Joins the refresh in flight, or starts `perform` as the new one.
+    func refresh(_ perform: @escaping @Sendable (_ generation: Int) async throws -> Credentials) async throws -> Credentials {
+        if let inFlight {
+            return try await inFlight.value
+        }
+        let startedIn = generation
+        let task = Task { try await perform(startedIn) }
+        inFlight = task
+        defer { if inFlight == task { inFlight = nil } }
+        return try await task.value
+    }
+
+    /// A new session begins or the current one ends here (sign-in, sign-out): a refresh in
+    /// flight is cancelled, and whatever it gets back is not written.
+    func startNewGeneration() {
+        generation += 1
+        inFlight?.cancel()
+        inFlight = nil
+    }
+
+    /// The session ended inside a refresh (the server refused the refresh token).
+    func endGeneration(from startedIn: Int) {
+        if generation == startedIn { generation += 1 }
+    }
+
+    /// Counts a refresh about to reach the server, or throws when the window is full.
+    func admitRefresh(at now: Date) throws(SessionError) {
+        refreshTimes.removeAll { now.timeIntervalSince($0) >= window.interval }
+        guard refreshTimes.count < window.maximumRefreshes else {
+            throw SessionError(.refreshLimitExceeded)
+        }
+        refreshTimes.append(now)
+    }
+}

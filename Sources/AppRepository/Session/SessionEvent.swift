@@ -1,0 +1,42 @@
+public import NetworkService
+
+/// Something that happened to the session, as ``RepositoryService/events()`` reports it.
+///
+/// ```swift
+/// for await event in service.events() {
+///     switch event {
+///     case .signedIn(let member): showHome(member)
+///     case .refreshed: break
+///     case .signedOut(let reason): showSignIn(reason)
+///     }
+/// }
+/// ```
+public enum SessionEvent: Sendable, Equatable {
+    /// A member signed in (or signed up) through this service.
+    case signedIn(Member)
+    /// The tokens were refreshed and saved; the member stays signed in.
+    case refreshed(memberID: String)
+    /// The session ended, and why.
+    case signedOut(SignOutReason)
+}
+
+/// Why a session ended.
+public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
+    /// The member signed out.
+    case userSignedOut
+    /// The member deleted their account.
+    case accountDeleted
+    /// The server refused the refresh token (for example `invalid_refresh_token`, or
+    /// `refresh_token_reused` after another device used a stolen or stale copy).
+    case refreshTokenRejected(ServerErrorCode?)
+
+    /// For example `the server rejected the refresh token (refresh_token_reused)`.
+    public var description: String {
+        switch self {
+        case .userSignedOut: "signed out"
+        case .accountDeleted: "the account was deleted"
+        case let .refreshTokenRejected(code):
+            "the server rejected the refresh token" + (code.map { " (\($0))" } ?? "")
+        }
+    }
+}

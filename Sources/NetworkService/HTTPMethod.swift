@@ -1,0 +1,13 @@
+/// An HTTP request method.
+public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+    /// `GET`
+    case get = "GET"
+    /// `POST`
+    case post = "POST"
+    /// `PUT`
+    case put = "PUT"
+    /// `PATCH`
+    case patch = "PATCH"
+    /// `DELETE`
+    case delete = "DELETE"
+}

@@ -1,0 +1,25 @@
+public import Foundation
+
+/// Sends one HTTP request and returns the response body and head.
+///
+/// This is the only seam between the SDK and the network. ``URLSessionTransport`` is the
+/// default; unit tests plug in a transport that plays the server; a front end can plug in
+/// a faster client (async-http-client, say) without the SDK depending on it.
+///
+/// A transport returns every HTTP response, whatever its status: turning statuses into
+/// errors is the SDK's job. It throws only when no response arrived, preferably a
+/// ``TransportError`` so the SDK can tell a timeout from a dropped connection.
+///
+/// ```swift
+/// struct LoggingTransport: HTTPTransport {
+///     let wrapped: any HTTPTransport
+///     func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse) {
+///         print(request)            // redacts Authorization
+///         return try await wrapped.send(request)
+///     }
+/// }
+/// ```
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the body and the response head.
+    func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse)
+}

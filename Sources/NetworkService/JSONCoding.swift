@@ -1,0 +1,46 @@
+public import Foundation
+
+/// The one JSON configuration every endpoint shares.
+///
+/// Dates are RFC 3339 in UTC without fractional seconds (`2026-11-22T10:00:00Z`) when
+/// encoded; decoding also accepts fractional seconds and numeric offsets, so a server that
+/// adds precision does not break clients. Keys are used as they are (camelCase).
+public enum JSONCoding {
+    /// A new encoder with the shared configuration.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(format(date))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// A new decoder with the shared configuration.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Expected an RFC 3339 date such as 2026-11-22T10:00:00Z"
+                )
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// Formats a date as RFC 3339 UTC without fractional seconds.
+    public static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    }
+
+    /// Parses an RFC 3339 date, with or without fractional seconds; `nil` if it is not one.
+    public static func parse(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

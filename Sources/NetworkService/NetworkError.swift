@@ -1,0 +1,137 @@
+/// Why a request failed, with the context to act on it.
+///
+/// Every failure of ``Server/send(_:accessToken:)`` is a `NetworkError`: it names the
+/// endpoint (method and path), the HTTP status when one came back, the server's error code
+/// and message when it sent them, and the underlying error. Two questions have ready
+/// answers: ``isAuthenticationFailure`` (the access token is no good: refresh and retry) and
+/// ``isTransient`` (worth retrying later).
+///
+/// Its description never contains an access token, an `Authorization` header or a body
+/// beyond a short snippet with anything token-like redacted.
+public struct NetworkError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. An open set: switch with a `default`.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The name of the kind.
+        public let rawValue: String
+        /// Creates a kind; prefer the static values.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// No response arrived: see ``NetworkError/underlying`` (usually a ``TransportError``).
+        public static let transport = Kind(rawValue: "transport")
+        /// The server answered with a status outside 200–299.
+        public static let httpStatus = Kind(rawValue: "httpStatus")
+        /// The server answered 2xx but the body is not what the endpoint returns
+        /// (HTML, truncated, wrong shape).
+        public static let decoding = Kind(rawValue: "decoding")
+        /// The request could not be built or sent as described (a bearer endpoint without
+        /// a token, a body that does not encode). Nothing was sent.
+        public static let invalidRequest = Kind(rawValue: "invalidRequest")
+        /// The task was cancelled.
+        public static let cancelled = Kind(rawValue: "cancelled")
+
+        /// The raw value.
+        public var description: String { rawValue }
+    }
+
+    /// The kind of failure.
+    public let kind: Kind
+    /// The method of the request.
+    public let method: HTTPMethod
+    /// The rendered path of the request (no query), for example `/v1/posts/42`.
+    public let path: String
+    /// The HTTP status, when a response arrived.
+    public let statusCode: Int?
+    /// The server's error code, when the body was the contract's error envelope.
+    public let serverErrorCode: ServerErrorCode?
+    /// The server's error message, redacted of anything token-like.
+    public let serverMessage: String?
+    /// The `WWW-Authenticate` challenge of a 401, when the server sent one.
+    public let authenticateChallenge: String?
+    /// At most 80 characters of an unexpected body, redacted; `nil` when the body was fine.
+    public let responseSnippet: String?
+    /// The error underneath: a ``TransportError``, a `DecodingError`, an `EncodingError`.
+    public let underlying: (any Error)?
+
+    /// Creates an error; the SDK makes these, tests and custom transports may too.
+    public init(
+        kind: Kind, method: HTTPMethod, path: String, statusCode: Int? = nil,
+        serverErrorCode: ServerErrorCode? = nil, serverMessage: String? = nil,
+        authenticateChallenge: String? = nil, responseSnippet: String? = nil, underlying: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.method = method
+        self.path = path
+        self.statusCode = statusCode
+        self.serverErrorCode = serverErrorCode
+        self.serverMessage = serverMessage.map { Redaction.redact($0) }
+        self.authenticateChallenge = authenticateChallenge
+        self.responseSnippet = responseSnippet
+        self.underlying = underlying
+    }
+
+    /// Whether the access token was refused, by the default rule: HTTP 401 (RFC 6750).
+    /// HTTP 403 never counts. Use ``isAuthenticationFailure(under:)`` for another rule.
+    public var isAuthenticationFailure: Bool {
+        isAuthenticationFailure(under: .default)
+    }
+
+    /// Whether the access token was refused under `policy`.
+    public func isAuthenticationFailure(under policy: AuthenticationFailurePolicy) -> Bool {
+        policy.matches(self)
+    }
+
+    /// Whether trying again later may succeed: no connection, a timeout, a dropped
+    /// connection, HTTP 408, 429 or any 5xx.
+    public var isTransient: Bool {
+        switch kind {
+        case .transport:
+            return (underlying as? TransportError)?.isTransient ?? false
+        case .httpStatus:
+            guard let statusCode else { return false }
+            return statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
+        default:
+            return false
+        }
+    }
+
+    /// For example `GET /v1/posts/42 failed: HTTP 404 not_found "no post 42"`.
+    public var description: String {
+        var text = "\(method.rawValue) \(path) failed: "
+        switch kind {
+        case .transport:
+            text += (underlying as? TransportError)?.description ?? "transport error"
+        case .httpStatus:
+            text += "HTTP \(statusCode.map(String.init) ?? "?")"
+            if let serverErrorCode { text += " \(serverErrorCode)" }
+            if let serverMessage { text += " \"\(serverMessage)\"" }
+            if serverErrorCode == nil, let responseSnippet { text += " (unexpected body: \"\(responseSnippet)\")" }
+        case .decoding:
+            text += "HTTP \(statusCode.map(String.init) ?? "?") with a body that is not the expected response"
+            if let underlying = underlying as? DecodingError { text += " (\(Self.summary(of: underlying)))" }
+            text += responseSnippet.map { $0.isEmpty ? "; the body was empty" : "; body starts: \"\($0)\"" } ?? ""
+        case .invalidRequest:
+            text += "the request could not be sent"
+            if let serverMessage { text += ": \(serverMessage)" }
+        case .cancelled:
+            text += "cancelled"
+        default:
+            text += kind.rawValue
+        }
+        return text
+    }
+
+    /// A one-line summary of a decoding error without the values it saw.
+    private static func summary(of error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? "at the top level" : "at \(path)"
+        }
+        switch error {
+        case let .keyNotFound(key, context): return "missing key \(key.stringValue) \(path(context))"
+        case let .typeMismatch(type, context): return "expected \(type) \(path(context))"
+        case let .valueNotFound(type, context): return "missing \(type) value \(path(context))"
+        case let .dataCorrupted(context): return "not valid JSON or an invalid value \(path(context))"
+        @unknown default: return "undecodable"
+        }
+    }
+}

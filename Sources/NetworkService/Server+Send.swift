@@ -1,0 +1,112 @@
+import Foundation
+
+extension Server {
+    /// Sends `endpoint` and decodes its JSON response.
+    ///
+    /// ```swift
+    /// let page: Page<Post> = try await server.send(PostEndpoint.list(threshold: nil, pageSize: 20),
+    ///                                              accessToken: token)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: what to send.
+    ///   - type: the response type; usually inferred.
+    ///   - accessToken: required when the endpoint's ``Endpoint/authentication`` is `.bearer`.
+    /// - Throws: ``NetworkError``: `.invalidRequest` before anything is sent (a bearer endpoint
+    ///   without a token), `.transport` when no response came, `.httpStatus` for a status
+    ///   outside 200–299, `.decoding` when a 2xx body is not a `Response`.
+    public func send<Response: Decodable & Sendable>(
+        _ endpoint: some Endpoint, as type: Response.Type = Response.self, accessToken: AccessToken? = nil
+    ) async throws(NetworkError) -> Response {
+        let secrets = accessToken.map { [$0.rawValue] } ?? []
+        let (data, response) = try await perform(endpoint, accessToken: accessToken)
+        do {
+            return try JSONCoding.makeDecoder().decode(Response.self, from: data)
+        } catch {
+            throw NetworkError(
+                kind: .decoding, method: endpoint.method, path: endpoint.path.rendered,
+                statusCode: response.statusCode,
+                responseSnippet: Redaction.snippet(of: Array(data), secrets: secrets), underlying: error
+            )
+        }
+    }
+
+    /// Sends `endpoint`, whose success has no body to decode (for example 204 No Content).
+    ///
+    /// - Throws: ``NetworkError``, as ``send(_:as:accessToken:)`` does.
+    public func send(_ endpoint: some Endpoint, accessToken: AccessToken? = nil) async throws(NetworkError) {
+        _ = try await perform(endpoint, accessToken: accessToken)
+    }
+
+    /// The request that sending `endpoint` would put on the wire.
+    ///
+    /// - Throws: ``NetworkError`` of kind `.invalidRequest` when the endpoint needs a token
+    ///   and none was given, or its body does not encode.
+    public func makeRequest(for endpoint: some Endpoint, accessToken: AccessToken? = nil) throws(NetworkError) -> HTTPRequest {
+        func invalid(_ reason: String, _ underlying: (any Error)? = nil) -> NetworkError {
+            NetworkError(kind: .invalidRequest, method: endpoint.method, path: endpoint.path.rendered,
+                         serverMessage: reason, underlying: underlying)
+        }
+        var text = basePrefix + endpoint.path.rendered
+        let query = QueryParameter.render(endpoint.query)
+        if !query.isEmpty { text += "?" + query }
+        guard let url = URL(string: text) else { throw invalid("the URL \(text) is not valid") }
+
+        var headers = endpoint.headers
+        headers["Accept"] = "application/json"
+        switch endpoint.authentication {
+        case .none:
+            break
+        case .bearer:
+            guard let accessToken, !accessToken.rawValue.isEmpty else {
+                throw invalid("the endpoint needs an access token and none was given")
+            }
+            headers["Authorization"] = "Bearer " + accessToken.rawValue
+        }
+        var body: Data?
+        switch endpoint.body {
+        case .none:
+            break
+        case let .json(value):
+            do {
+                body = try JSONCoding.makeEncoder().encode(value)
+            } catch {
+                throw invalid("the body could not be encoded as JSON", error)
+            }
+            headers["Content-Type"] = "application/json"
+        }
+        return HTTPRequest(method: endpoint.method, url: url, headerFields: headers, body: body)
+    }
+
+    /// Sends the request and turns every failure into a ``NetworkError``; returns 2xx only.
+    private func perform(_ endpoint: some Endpoint, accessToken: AccessToken?) async throws(NetworkError) -> (Data, HTTPResponse) {
+        let request = try makeRequest(for: endpoint, accessToken: accessToken)
+        let secrets = accessToken.map { [$0.rawValue] } ?? []
+        func failure(_ kind: NetworkError.Kind, _ underlying: any Error) -> NetworkError {
+            NetworkError(kind: kind, method: endpoint.method, path: endpoint.path.rendered, underlying: underlying)
+        }
+        let data: Data
+        let response: HTTPResponse
+        do {
+            (data, response) = try await transport.send(request)
+        } catch let error as TransportError {
+            throw failure(.transport, error)
+        } catch is CancellationError {
+            throw failure(.cancelled, CancellationError())
+        } catch {
+            if Task.isCancelled { throw failure(.cancelled, error) }
+            throw failure(.transport, TransportError(.other, underlying: error))
+        }
+        guard response.isSuccess else {
+            let envelope = try? JSONCoding.makeDecoder().decode(ServerErrorEnvelope.self, from: data)
+            throw NetworkError(
+                kind: .httpStatus, method: endpoint.method, path: endpoint.path.rendered,
+                statusCode: response.statusCode, serverErrorCode: envelope?.error.code,
+                serverMessage: envelope?.error.message.map { Redaction.redact($0, secrets: secrets) },
+                authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate"),
+                responseSnippet: envelope == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil
+            )
+        }
+        return (data, response)
+    }
+}

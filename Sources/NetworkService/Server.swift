@@ -1,0 +1,67 @@
+public import Foundation
+
+/// Where the API lives and how to reach it: a base URL and a transport.
+///
+/// A `Server` is a plain value: make as many as you need (production, staging, a test
+/// server on loopback). The base URL is checked when the value is made, so a malformed URL
+/// is an error here, never a crash later.
+///
+/// ```swift
+/// let server = try Server(baseURL: "https://api.example.com")
+/// let member = try await MemberAPI.fetchMe(server: server, accessToken: token)
+/// ```
+public struct Server: Sendable {
+    /// The base URL; endpoint paths (which start with `/v1`) are appended to its path.
+    public let baseURL: URL
+    /// How requests are sent.
+    public let transport: any HTTPTransport
+
+    /// Creates a server from a base URL string such as `https://api.example.com` or
+    /// `http://127.0.0.1:8080/prefix`.
+    ///
+    /// - Throws: ``InvalidServerURLError`` when the text is not an absolute http(s) URL with
+    ///   a host, or carries a query, fragment or user info.
+    public init(baseURL: String, transport: any HTTPTransport = URLSessionTransport()) throws(InvalidServerURLError) {
+        let trimmed = baseURL.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw InvalidServerURLError(baseURL: baseURL, reason: "it is empty")
+        }
+        guard let components = URLComponents(string: trimmed) else {
+            throw InvalidServerURLError(baseURL: baseURL, reason: "it is not a valid URL")
+        }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw InvalidServerURLError(baseURL: baseURL, reason: "the scheme must be http or https")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw InvalidServerURLError(baseURL: baseURL, reason: "it has no host")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw InvalidServerURLError(baseURL: baseURL, reason: "it must not have a query or fragment")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw InvalidServerURLError(baseURL: baseURL, reason: "it must not carry user info")
+        }
+        guard let url = components.url else {
+            throw InvalidServerURLError(baseURL: baseURL, reason: "it is not a valid URL")
+        }
+        self.baseURL = url
+        self.transport = transport
+    }
+
+    /// Creates a server from a base URL, checked as ``init(baseURL:transport:)-(String,_)`` checks text.
+    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport()) throws(InvalidServerURLError) {
+        try self.init(baseURL: baseURL.absoluteString, transport: transport)
+    }
+
+    /// The base URL without a trailing slash, as a string endpoint paths are appended to.
+    var basePrefix: String {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}
+
+extension Server: CustomStringConvertible {
+    /// For example `Server(https://api.example.com)`.
+    public var description: String { "Server(\(baseURL.absoluteString))" }
+}

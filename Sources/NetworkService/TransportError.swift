@@ -1,0 +1,46 @@
+/// A request that got no HTTP response: the connection could not be made, timed out or dropped.
+///
+/// Transports throw it so that ``NetworkError/isTransient`` can tell a retryable failure
+/// from a permanent one.
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as far as retrying is concerned.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The name of the kind, for example `"timedOut"`.
+        public let rawValue: String
+        /// Creates a kind; prefer the static values.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// No connection could be made (no network, host unknown, connection refused).
+        public static let cannotConnect = Kind(rawValue: "cannotConnect")
+        /// The server did not answer in time.
+        public static let timedOut = Kind(rawValue: "timedOut")
+        /// The connection closed before a whole response arrived.
+        public static let connectionLost = Kind(rawValue: "connectionLost")
+        /// TLS failed (certificate, handshake). Not transient.
+        public static let secureConnectionFailed = Kind(rawValue: "secureConnectionFailed")
+        /// Anything else.
+        public static let other = Kind(rawValue: "other")
+
+        /// The raw value.
+        public var description: String { rawValue }
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The transport's own error, for example a `URLError`.
+    public let underlying: (any Error)?
+
+    /// Creates a transport error.
+    public init(_ kind: Kind, underlying: (any Error)? = nil) {
+        self.kind = kind
+        self.underlying = underlying
+    }
+
+    /// Whether trying again later may succeed.
+    public var isTransient: Bool {
+        kind == .cannotConnect || kind == .timedOut || kind == .connectionLost
+    }
+
+    /// For example `transport error (timedOut)`.
+    public var description: String { "transport error (\(kind))" }
+}

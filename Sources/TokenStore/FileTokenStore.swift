@@ -1,0 +1,110 @@
+public import Foundation
+
+/// Keeps credentials in a JSON file that several processes can share.
+///
+/// The file is created with mode 0600 (its folder, when the store creates it, 0700) and
+/// replaced atomically on every save: a temporary file in the same folder is written and
+/// flushed, renamed over the file, and the folder is flushed, so a reader or a process
+/// started after a crash sees the old or the new credentials, never a mix.
+///
+/// The tokens are in clear text: anyone who can read the file can use them. Prefer
+/// `EncryptedFileTokenStore` when the file might be copied or backed up.
+///
+/// ```swift
+/// let store = FileTokenStore(fileURL: URL(fileURLWithPath: "/home/me/.config/app/tokens.json"))
+/// try await store.save(credentials)
+/// let restored = try await store.load()   // nil when nothing was saved
+/// ```
+///
+/// Files beside it: `tokens.json.lock` (the lock file for ``withExclusiveAccess(_:)``; never
+/// deleted), `.tokens.json.tmp-…` while a save is under way, and
+/// `tokens.json.unreadable-<timestamp>` when a save or clear found an unreadable file and moved it aside.
+///
+/// Loading, saving and clearing do blocking file I/O (a few small reads and writes, two
+/// `fsync` calls per save) on the calling task.
+public final class FileTokenStore: TokenStore, CustomStringConvertible {
+    /// How a file store treats permissions and waits for other processes.
+    public struct Options: Sendable {
+        /// Read files (and key files) that group or others can access instead of refusing
+        /// them with ``TokenStoreError/Kind/insecurePermissions``. Off by default.
+        public var allowsInsecurePermissions: Bool
+        /// How long to wait for the exclusive section while another process holds it before
+        /// failing with ``TokenStoreError/Kind/lockFailed``; `nil` (the default) waits as long as it takes.
+        public var lockTimeout: Duration?
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - allowsInsecurePermissions: Read files that group or others can access. Off by default.
+        ///   - lockTimeout: The longest wait for another process's exclusive section; `nil` waits as long as it takes.
+        public init(allowsInsecurePermissions: Bool = false, lockTimeout: Duration? = nil) {
+            self.allowsInsecurePermissions = allowsInsecurePermissions
+            self.lockTimeout = lockTimeout
+        }
+    }
+
+    /// The file holding the credentials.
+    public let fileURL: URL
+    /// The options the store was created with.
+    public let options: Options
+    private let file: StoreFile
+
+    /// Creates a store for the file at `fileURL`. Nothing is read or created until it is used.
+    /// - Parameters:
+    ///   - fileURL: The JSON file; it and its folder are created on the first save.
+    ///   - options: Permission and locking behaviour.
+    public init(fileURL: URL, options: Options = Options()) {
+        self.fileURL = fileURL
+        self.options = options
+        self.file = StoreFile(fileURL: fileURL, options: options)
+    }
+
+    /// Reads the credentials; `nil` when the file does not exist.
+    /// - Throws: ``TokenStoreError`` when the file is unreadable, of another format version,
+    ///   or accessible by group or others. The file is left as it is.
+    public func load() async throws(TokenStoreError) -> Credentials? {
+        guard let bytes = try file.read() else { return nil }
+        return try CredentialsFile.decode(bytes, path: file.path)
+    }
+
+    /// Replaces the file atomically. An existing file that cannot be loaded is first moved
+    /// aside to `<name>.unreadable-<timestamp>`.
+    public func save(_ credentials: Credentials) async throws(TokenStoreError) {
+        let bytes = try CredentialsFile.encode(credentials, path: file.path)
+        let file = self.file
+        try await file.withExclusiveAccess { () async throws(TokenStoreError) in
+            _ = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
+                _ = try CredentialsFile.decode(bytes, path: file.path)
+            }
+            file.removeStaleTemporaryFiles()
+            try file.replace(with: bytes)
+        }
+    }
+
+    /// Deletes the file; an existing file that cannot be loaded is moved aside instead.
+    public func clear() async throws(TokenStoreError) {
+        let file = self.file
+        try await file.withExclusiveAccess { () async throws(TokenStoreError) in
+            let readable = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
+                _ = try CredentialsFile.decode(bytes, path: file.path)
+            }
+            if readable {
+                try file.remove()
+            }
+        }
+    }
+
+    /// Runs `body` while holding the in-process lock and `flock` on `<file>.lock`, so that no
+    /// other task or process using this file runs an exclusive section at the same time.
+    /// Nested calls from the same task tree run directly.
+    /// - Throws: `CancellationError` when the task is cancelled while waiting,
+    ///   ``TokenStoreError`` (``TokenStoreError/Kind/lockFailed``) when the lock cannot be
+    ///   taken, or what `body` throws.
+    public func withExclusiveAccess<T: Sendable>(
+        _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        try await file.withExclusiveAccess(cancellable: true, body)
+    }
+
+    /// `FileTokenStore(<path>)`.
+    public var description: String { "FileTokenStore(\(file.path))" }
+}

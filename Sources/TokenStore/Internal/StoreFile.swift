@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file discipline shared by the file stores: where the file, its lock and its
+/// temporary files live, how it is read (refusing insecure permissions), replaced
+/// atomically, removed, moved aside, and how the exclusive section is entered.
+///
+/// - The store file is written by creating `.<name>.tmp-<pid>-<random>` in the same
+///   folder (mode 0600), writing, `fsync`, `rename` over the file, and `fsync` of the
+///   folder: a reader, or the next process after a crash, sees the old or the new file.
+/// - Folders the store creates get mode 0700; files get 0600.
+/// - The exclusive section is a ``SectionLock`` on `<name>.lock` beside the file.
+/// - `save` and `clear` run inside the section, so a temporary file found there belongs to
+///   a writer that died; it is removed.
+struct StoreFile: Sendable {
+    /// The store file.
+    let path: String
+    /// The folder holding it.
+    let folder: String
+    /// Its last path component.
+    let name: String
+    /// The exclusive section: `flock` on `<path>.lock`.
+    let section: SectionLock
+    let options: FileTokenStore.Options
+
+    /// Largest file the stores read; token files are a few hundred bytes.
+    static let sizeLimit = 1 << 20
+
+    init(fileURL: URL, options: FileTokenStore.Options) {
+        let url = fileURL.standardizedFileURL
+        path = url.path
+        folder = url.deletingLastPathComponent().path
+        name = url.lastPathComponent
+        section = SectionLock(lockFileURL: URL(fileURLWithPath: path + ".lock"), timeout: options.lockTimeout)
+        self.options = options
+    }
+
+    private var temporaryPrefix: String { "." + name + ".tmp-" }
+
+    // MARK: Reading
+
+    /// The file's bytes; `nil` when there is no file.
+    func read() throws(TokenStoreError) -> [UInt8]? {
+        guard let fd = try Posix.openFile(path, O_RDONLY, missingIsNil: true, purpose: "for reading") else {
+            return nil
+        }
+        defer { close(fd) }
+        let info = try Posix.status(of: fd, path: path)
+        guard info.st_mode & Posix.fileTypeMask == Posix.regularFileType else {
+            throw TokenStoreError(kind: .unreadable, path: path, reason: "is not a regular file")
+        }
+        try Posix.checkPermissions(info, path: path, allowed: options.allowsInsecurePermissions, what: "the file")
+        return try Posix.readAll(fd, path: path, limit: Self.sizeLimit)
+    }
+
+    // MARK: Writing
+
+    /// Replaces the file with `bytes` atomically (see the type's documentation).
+    func replace(with bytes: [UInt8]) throws(TokenStoreError) {
+        try Posix.makeFolder(folder)
+        let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + Posix.randomHex()
+        guard let fd = try Posix.openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600, purpose: "to write a new version") else {
+            return
+        }
+        do throws(TokenStoreError) {
+            // The umask may have removed bits; the file must be exactly 0600.
+            guard fchmod(fd, 0o600) == 0 else { throw Posix.failure(path: temporary, "cannot set its mode to 0600") }
+            try Posix.writeAll(fd, bytes, path: temporary)
+            try Posix.sync(fd, path: temporary)
+            let closed = close(fd)
+            guard closed == 0 else { throw Posix.failure(path: temporary, "cannot close it") }
+            try Posix.rename(temporary, to: path)
+        } catch {
+            close(fd)  // harmless when already closed: the error is ignored
+            unlink(temporary)
+            throw error
+        }
+        try Posix.syncFolder(folder)
+    }
+
+    /// Removes the file; nothing happens when there is none.
+    func remove() throws(TokenStoreError) {
+        if try Posix.remove(path) {
+            try Posix.syncFolder(folder)
+        }
+    }
+
+    /// Renames the file to `<name>.unreadable-<UTC timestamp>` (adding `-2`, `-3`, … if
+    /// taken) and returns the new path. Its contents and mode are kept.
+    @discardableResult
+    func moveAside() throws(TokenStoreError) -> String {
+        let stamp = Date().formatted(
+            .iso8601.year().month().day().dateSeparator(.omitted)
+                .time(includingFractionalSeconds: false).timeSeparator(.omitted)
+        )
+        var destination = "\(path).unreadable-\(stamp)"
+        var attempt = 1
+        while Posix.exists(destination) {
+            attempt += 1
+            destination = "\(path).unreadable-\(stamp)-\(attempt)"
+        }
+        try Posix.rename(path, to: destination)
+        try Posix.syncFolder(folder)
+        return destination
+    }
+
+    /// Inside the exclusive section: moves the file aside when it exists but `validate`
+    /// (or reading it) fails. Returns whether a readable file is in place.
+    func moveAsideIfUnreadable(
+        validate: ([UInt8]) async throws(TokenStoreError) -> Void
+    ) async throws(TokenStoreError) -> Bool {
+        do {
+            guard let bytes = try read() else { return false }
+            try await validate(bytes)
+            return true
+        } catch {
+            guard Posix.exists(path) else { return false }
+            try moveAside()
+            return false
+        }
+    }
+
+    /// Inside the exclusive section: removes temporary files left by writers that died mid-save.
+    func removeStaleTemporaryFiles() {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(temporaryPrefix) {
+            unlink(folder + "/" + entry)
+        }
+    }
+
+    // MARK: The exclusive section
+
+    /// Runs `body` inside the exclusive section (directly when this task tree already holds it).
+    /// - Parameter cancellable: Whether cancelling the task stops the wait for the lock
+    ///   (with `CancellationError`). `save` and `clear` use the typed variant, which does not.
+    func withExclusiveAccess<T>(cancellable: Bool, _ body: () async throws -> T) async throws -> T {
+        try await section.run(cancellable: cancellable, body)
+    }
+
+    /// ``withExclusiveAccess(cancellable:_:)`` for the store's own work; waiting ignores cancellation.
+    func withExclusiveAccess<T>(_ body: () async throws(TokenStoreError) -> T) async throws(TokenStoreError) -> T {
+        try await section.run(body)
+    }
+}

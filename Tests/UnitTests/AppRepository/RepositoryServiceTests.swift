@@ -1,0 +1,249 @@
+import AppRepository
+import Foundation
+import NetworkService
+import Synchronization
+import Testing
+import TokenStore
+
+@Suite("RepositoryService keeps the session alive")
+struct RepositoryServiceTests {
+    let clock = TestClock()
+    let fake: FakeAppServer
+
+    init() throws {
+        fake = try FakeAppServer(clock: clock)
+    }
+
+    func makeService(store: any TokenStore, window: RefreshWindow = RefreshWindow()) -> RepositoryService {
+        let clock = clock
+        return RepositoryService(
+            server: fake.server, tokenStore: store,
+            configuration: .init(refreshWindow: window, now: { clock.now })
+        )
+    }
+
+    @Test("100 concurrent calls with an expired access token make exactly one refresh request, and all succeed")
+    func concurrentExpiredCalls() async throws {
+        let credentials = fake.issueCredentials(expiresIn: 900)
+        let store = InMemoryTokenStore(credentials: credentials)
+        let service = makeService(store: store)
+        fake.expireAllAccessTokens()
+        clock.advance(by: 1000)
+
+        let members = try await withThrowingTaskGroup(of: Member.self) { group in
+            for _ in 0..<100 { group.addTask { try await service.members.fetchMe() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(members.count == 100)
+        #expect(fake.refreshRequests == 1)
+        #expect(try await store.load()?.refreshToken != credentials.refreshToken)
+    }
+
+    @Test("100 concurrent calls whose token the server revoked early (401) make exactly one refresh request")
+    func concurrentUnauthorizedCalls() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 900))
+        let service = makeService(store: store)
+        fake.expireAllAccessTokens()
+
+        let results = try await withThrowingTaskGroup(of: Member.self) { group in
+            for _ in 0..<100 { group.addTask { try await service.members.fetchMe() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 100)
+        #expect(fake.refreshRequests == 1)
+    }
+
+    @Test("a token within the leeway is refreshed before the call, with no 401 round trip")
+    func proactiveRefresh() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 30))
+        let service = makeService(store: store)
+        _ = try await service.members.fetchMe()
+        #expect(fake.refreshRequests == 1)
+        #expect(fake.unauthorizedResponses == 0)
+        #expect(fake.apiRequests == ["GET /v1/members/me"])
+    }
+
+    @Test("a token outside the leeway is used as it is")
+    func noNeedlessRefresh() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 900))
+        let service = makeService(store: store)
+        _ = try await service.members.fetchMe()
+        clock.advance(by: 800)
+        _ = try await service.members.fetchMe()
+        #expect(fake.refreshRequests == 0)
+    }
+
+    @Test("a 401 after a successful refresh is returned to the caller, after one refresh only")
+    func secondUnauthorizedGoesToCaller() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        fake.setAlwaysUnauthorized(true)
+        let error = await #expect(throws: NetworkError.self) { try await service.members.fetchMe() }
+        #expect(error?.statusCode == 401)
+        #expect(fake.refreshRequests == 1)
+        #expect(fake.apiRequests.count == 2)
+    }
+
+    @Test("a 403 never triggers a refresh")
+    func forbiddenDoesNotRefresh() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        let error = await #expect(throws: NetworkError.self) { try await service.posts.fetch(id: 403) }
+        #expect(error?.statusCode == 403)
+        #expect(fake.refreshRequests == 0)
+        #expect(fake.apiRequests.count == 1)
+    }
+
+    @Test("a refresh answered 401 invalid_refresh_token clears the store, sends one signedOut event and ends the session")
+    func rejectedRefreshEndsSession() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        let events = service.events()
+        fake.expireAllAccessTokens()
+        fake.setRefreshBehaviour(.reject(code: "invalid_refresh_token"))
+
+        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        #expect(error?.kind == .sessionEnded)
+        #expect(error?.reason == .refreshTokenRejected(.invalidRefreshToken))
+        #expect(try await store.load() == nil)
+        let received = await collect(events, count: 1)
+        #expect(received == [.signedOut(.refreshTokenRejected(.invalidRefreshToken))])
+
+        let next = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        #expect(next?.kind == .notSignedIn)
+    }
+
+    @Test("refresh_token_reused ends the session too")
+    func reusedRefreshEndsSession() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        fake.expireAllAccessTokens()
+        fake.setRefreshBehaviour(.reject(code: "refresh_token_reused"))
+        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        #expect(error?.reason == .refreshTokenRejected(.refreshTokenReused))
+        #expect(try await store.load() == nil)
+    }
+
+    @Test("a refresh that times out, drops, answers 500 or HTML keeps the credentials and is transient; the next call works",
+          arguments: [FakeAppServer.RefreshBehaviour.timeout, .dropConnection, .serverError, .html])
+    func transientRefreshFailure(behaviour: FakeAppServer.RefreshBehaviour) async throws {
+        let credentials = fake.issueCredentials()
+        let store = InMemoryTokenStore(credentials: credentials)
+        let service = makeService(store: store)
+        let events = service.events()
+        fake.expireAllAccessTokens()
+        fake.setRefreshBehaviour(behaviour)
+
+        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        #expect(error?.kind == .refreshFailed)
+        #expect(error?.isTransient == true)
+        #expect(try await store.load() == credentials)
+
+        fake.setRefreshBehaviour(.succeed)
+        _ = try await service.members.fetchMe()
+        #expect(try await store.load()?.refreshToken != credentials.refreshToken)
+        let received = await collect(events, count: 1)
+        #expect(received == [.refreshed(memberID: FakeAppServer.memberID)])
+    }
+
+    @Test("a sign-out while a refresh is in flight leaves the store empty")
+    func signOutDuringRefresh() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        let gate = Gate()
+        fake.expireAllAccessTokens()
+        fake.setRefreshBehaviour(.hang(gate))
+
+        let call = Task { try await service.members.fetchMe() }
+        await gate.waitForArrivals(1)
+        let signOut = Task { try await service.signOut() }
+        try await Task.sleep(for: .milliseconds(50))
+        await gate.open()
+
+        let result = try await signOut.value
+        #expect(result.wasSignedIn)
+        await #expect(throws: SessionError.self) { try await call.value }
+        #expect(try await store.load() == nil)
+    }
+
+    @Test("a refresh that finishes after another member signed in writes nothing")
+    func signInDuringRefresh() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        let gate = Gate()
+        fake.expireAllAccessTokens()
+        fake.setRefreshBehaviour(.hang(gate))
+
+        let call = Task { try await service.members.fetchMe() }
+        await gate.waitForArrivals(1)
+        let signIn = Task { try await service.signIn(email: "other@example.com", password: "password1") }
+        try await Task.sleep(for: .milliseconds(50))
+        await gate.open()
+
+        let member = try await signIn.value
+        await #expect(throws: SessionError.self) { try await call.value }
+        #expect(try await store.load()?.memberID == member.id.uuidString)
+        #expect(member.id.uuidString == FakeAppServer.otherMemberID)
+    }
+
+    @Test("when another writer replaced the credentials after the failure, no refresh is sent and the call retries with the stored token")
+    func anotherWriterAlreadyRefreshed() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        fake.expireAllAccessTokens()
+        let replaced = Mutex(false)
+        let replacement = fake.issueCredentials()
+
+        let member = try await service.request { server, token in
+            do {
+                return try await MemberAPI.fetchMe(server: server, accessToken: token)
+            } catch {
+                // Another process refreshes between this failure and our refresh.
+                if !replaced.withLock({ $0 }) {
+                    replaced.withLock { $0 = true }
+                    try await store.save(replacement)
+                }
+                throw error
+            }
+        }
+        #expect(member.id.uuidString == FakeAppServer.memberID)
+        #expect(fake.refreshRequests == 0)
+        let lastToken = fake.requests.last?.value(forHeaderField: "Authorization")
+        #expect(lastToken == "Bearer \(replacement.accessToken)")
+    }
+
+    @Test("a server that always answers 401 is stopped by the refresh window with an error")
+    func refreshWindowStopsLoops() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store, window: RefreshWindow(maximumRefreshes: 3, interval: 30))
+        fake.setAlwaysUnauthorized(true)
+        for _ in 0..<3 {
+            let error = await #expect(throws: NetworkError.self) { try await service.members.fetchMe() }
+            #expect(error?.statusCode == 401)
+        }
+        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        #expect(error?.kind == .refreshLimitExceeded)
+        #expect(fake.refreshRequests == 3)
+
+        clock.advance(by: 31)
+        await #expect(throws: NetworkError.self) { try await service.members.fetchMe() }
+        #expect(fake.refreshRequests == 4)
+    }
+
+    @Test("a call without stored credentials says so")
+    func notSignedIn() async throws {
+        let service = makeService(store: InMemoryTokenStore())
+        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        #expect(error?.kind == .notSignedIn)
+        #expect(fake.apiRequests.isEmpty)
+    }
+
+    private func collect(_ stream: AsyncStream<SessionEvent>, count: Int) async -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        for await event in stream {
+            events.append(event)
+            if events.count == count { break }
+        }
+        return events
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import NetworkService
+import Testing
+
+@Suite("Server")
+struct ServerTests {
+    @Test("a malformed base URL is an error when the server is made",
+          arguments: ["", "   ", "not a url", "ftp://example.com", "example.com", "http://", "https://host/?q=1",
+                      "https://host/#top", "https://user:pw@host"])
+    func malformedBaseURL(text: String) {
+        #expect(throws: InvalidServerURLError.self) { try Server(baseURL: text) }
+    }
+
+    @Test("a valid base URL is kept", arguments: ["https://api.example.com", "http://127.0.0.1:8080", "https://h/api/"])
+    func validBaseURL(text: String) throws {
+        let server = try Server(baseURL: text)
+        #expect(server.baseURL.absoluteString == text)
+    }
+
+    @Test("the error for a bad URL says what was wrong")
+    func errorMessage() {
+        do {
+            _ = try Server(baseURL: "ftp://example.com")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "invalid server URL \"ftp://example.com\": the scheme must be http or https")
+        }
+    }
+}

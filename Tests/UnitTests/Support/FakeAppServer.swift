@@ -1,0 +1,163 @@
+import Foundation
+import NetworkService
+import Synchronization
+import TokenStore
+
+/// Plays the app's server for RepositoryService tests through a ``TestTransport``: it
+/// issues and rotates tokens, checks bearer tokens, and can be told to misbehave.
+final class FakeAppServer: Sendable {
+    enum RefreshBehaviour: Sendable {
+        case succeed
+        case reject(code: String)
+        case timeout
+        case dropConnection
+        case serverError
+        case html
+        case hang(Gate)
+    }
+
+    struct State {
+        var validAccessTokens: [String: String] = [:]
+        var refreshTokens: [String: (memberID: String, used: Bool)] = [:]
+        var refreshBehaviour: RefreshBehaviour = .succeed
+        var alwaysUnauthorized = false
+        var refreshRequests = 0
+        var unauthorizedResponses = 0
+        var apiRequests: [String] = []
+        var serial = 0
+        var accessTokenLifetime = 900
+        var signOutRequests = 0
+    }
+
+    static let memberID = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
+    static let otherMemberID = "7A9619FF-8B86-D011-B42D-00C04FC964FF"
+
+    let state = Mutex(State())
+    let clock: TestClock
+    let server: Server
+    private let transport: TestTransport
+
+    init(clock: TestClock) throws {
+        self.clock = clock
+        let box = Mutex<FakeAppServer?>(nil)
+        transport = TestTransport { request in
+            guard let fake = box.withLock({ $0 }) else { throw TransportError(.cannotConnect) }
+            return try await fake.handle(request)
+        }
+        server = try Server(baseURL: "https://api.example.com", transport: transport)
+        box.withLock { $0 = self }
+    }
+
+    var refreshRequests: Int { state.withLock { $0.refreshRequests } }
+    var unauthorizedResponses: Int { state.withLock { $0.unauthorizedResponses } }
+    var apiRequests: [String] { state.withLock { $0.apiRequests } }
+    var requests: [HTTPRequest] { transport.requests }
+
+    func setRefreshBehaviour(_ behaviour: RefreshBehaviour) {
+        state.withLock { $0.refreshBehaviour = behaviour }
+    }
+
+    func setAlwaysUnauthorized(_ value: Bool) {
+        state.withLock { $0.alwaysUnauthorized = value }
+    }
+
+    /// Makes every access token issued so far stop working.
+    func expireAllAccessTokens() {
+        state.withLock { $0.validAccessTokens.removeAll() }
+    }
+
+    /// Credentials of a fresh session, as if the member had just signed in.
+    func issueCredentials(memberID: String = FakeAppServer.memberID, expiresIn: TimeInterval = 900) -> Credentials {
+        let (access, refresh) = state.withLock { issue(&$0, memberID: memberID) }
+        return Credentials(accessToken: access, refreshToken: refresh,
+                           accessTokenExpiresAt: clock.now.addingTimeInterval(expiresIn), memberID: memberID)
+    }
+
+    private func issue(_ state: inout State, memberID: String) -> (String, String) {
+        state.serial += 1
+        let access = "access-\(state.serial)-\(UUID().uuidString)"
+        let refresh = "refresh-\(state.serial)-\(UUID().uuidString)"
+        state.validAccessTokens[access] = memberID
+        state.refreshTokens[refresh] = (memberID, false)
+        return (access, refresh)
+    }
+
+    private func tokensJSON(access: String, refresh: String, lifetime: Int) -> String {
+        let expiresAt = JSONCoding.format(clock.now.addingTimeInterval(TimeInterval(lifetime)))
+        return #"{"accessToken":"\#(access)","refreshToken":"\#(refresh)","tokenType":"Bearer","expiresIn":\#(lifetime),"expiresAt":"\#(expiresAt)"}"#
+    }
+
+    private func memberJSON(_ id: String) -> String {
+        #"{"id":"\#(id)","nickname":"kim","email":"kim@example.com","role":"member","createdAt":"2026-11-22T10:00:00Z"}"#
+    }
+
+    private static let unauthorized = TestTransport.Reply.json(
+        401, #"{"error":{"code":"token_expired","message":"the access token has expired"}}"#,
+        headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+
+    private func handle(_ request: HTTPRequest) async throws -> TestTransport.Reply {
+        let target = request.target
+        switch (request.method, target) {
+        case (.post, "/v1/auth/refresh"):
+            return try await refresh(request)
+        case (.post, "/v1/auth/sign-in"), (.post, "/v1/auth/anonymous"):
+            let body = request.jsonBody
+            let memberID = (body?["email"] as? String) == "other@example.com" ? Self.otherMemberID : Self.memberID
+            let (access, refresh, lifetime) = state.withLock { state in
+                let (a, r) = issue(&state, memberID: memberID)
+                return (a, r, state.accessTokenLifetime)
+            }
+            return .json(200, #"{"member":\#(memberJSON(memberID)),"tokens":\#(tokensJSON(access: access, refresh: refresh, lifetime: lifetime))}"#)
+        default:
+            break
+        }
+        let token = request.value(forHeaderField: "Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
+        let authorized = state.withLock { state -> Bool in
+            state.apiRequests.append("\(request.method.rawValue) \(target)")
+            let ok = !state.alwaysUnauthorized && state.validAccessTokens[token] != nil
+            if !ok { state.unauthorizedResponses += 1 }
+            return ok
+        }
+        guard authorized else { return Self.unauthorized }
+        switch (request.method, target) {
+        case (.get, "/v1/members/me"):
+            let memberID = state.withLock { $0.validAccessTokens[token] } ?? Self.memberID
+            return .json(200, memberJSON(memberID))
+        case (.get, "/v1/posts/403"):
+            return .json(403, #"{"error":{"code":"forbidden","message":"not yours"}}"#)
+        case (.post, "/v1/auth/sign-out"):
+            state.withLock { $0.signOutRequests += 1 }
+            return .status(204)
+        default:
+            return .json(404, #"{"error":{"code":"not_found","message":"no route"}}"#)
+        }
+    }
+
+    private func refresh(_ request: HTTPRequest) async throws -> TestTransport.Reply {
+        let behaviour = state.withLock { state in
+            state.refreshRequests += 1
+            return state.refreshBehaviour
+        }
+        switch behaviour {
+        case .succeed: break
+        case let .reject(code): return .json(401, #"{"error":{"code":"\#(code)","message":"no"}}"#)
+        case .timeout: throw TransportError(.timedOut)
+        case .dropConnection: throw TransportError(.connectionLost)
+        case .serverError: return .json(500, #"{"error":{"code":"internal","message":"boom"}}"#)
+        case .html: return .json(200, "<html><body>Welcome to the hotel Wi-Fi</body></html>")
+        case let .hang(gate): await gate.wait()
+        }
+        let presented = request.jsonBody?["refreshToken"] as? String ?? ""
+        return state.withLock { state in
+            guard let entry = state.refreshTokens[presented] else {
+                return .json(401, #"{"error":{"code":"invalid_refresh_token","message":"unknown"}}"#)
+            }
+            guard !entry.used else {
+                return .json(401, #"{"error":{"code":"refresh_token_reused","message":"reused"}}"#)
+            }
+            state.refreshTokens[presented]?.used = true
+            let (access, refresh) = issue(&state, memberID: entry.memberID)
+            return .json(200, #"{"tokens":\#(tokensJSON(access: access, refresh: refresh, lifetime: state.accessTokenLifetime))}"#)
+        }
+    }
+}

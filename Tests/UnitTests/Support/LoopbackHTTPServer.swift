@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 and a free port, for tests that exercise a real
+/// transport. Each connection gets one request and one reply (or a dropped connection);
+/// the server stops when `stop()` is called or the value is released.
+final class LoopbackHTTPServer: Sendable {
+    struct Request: Sendable {
+        let method: String
+        let target: String
+        let headers: [String: String]
+        let body: Data
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    enum Reply: Sendable {
+        case respond(status: Int, headers: [String: String] = [:], body: Data = Data())
+        /// Closes the connection without writing anything.
+        case dropConnection
+        /// Sends a head that promises more body than it writes, then closes.
+        case truncate(status: Int, promisedLength: Int, body: Data)
+        /// Waits, then replies.
+        indirect case delayed(TimeInterval, Reply)
+
+        static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Reply {
+            var headers = headers
+            headers["Content-Type"] = "application/json"
+            return .respond(status: status, headers: headers, body: Data(text.utf8))
+        }
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Reply
+    private let stopped = Mutex(false)
+    private let received = Mutex<[Request]>([])
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var requests: [Request] { received.withLock { $0 } }
+
+    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+        self.handler = handler
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.listener = fd
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        let wasStopped = stopped.withLock { state in
+            defer { state = true }
+            return state
+        }
+        guard !wasStopped else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while !stopped.withLock({ $0 }) {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        guard let request = readRequest(client) else { return }
+        received.withLock { $0.append(request) }
+        write(handler(request), to: client)
+    }
+
+    private func write(_ reply: Reply, to client: Int32) {
+        switch reply {
+        case .dropConnection:
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        case let .delayed(seconds, reply):
+            Thread.sleep(forTimeInterval: seconds)
+            write(reply, to: client)
+        case let .respond(status, headers, body):
+            sendAll(client, head(status: status, headers: headers, length: body.count) + body)
+        case let .truncate(status, promisedLength, body):
+            sendAll(client, head(status: status, headers: ["Content-Type": "application/json"], length: promisedLength) + body)
+        }
+    }
+
+    private func head(status: Int, headers: [String: String], length: Int) -> Data {
+        var text = "HTTP/1.1 \(status) Status\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        text += "Content-Length: \(length)\r\nConnection: close\r\n\r\n"
+        return Data(text.utf8)
+    }
+
+    private func sendAll(_ client: Int32, _ data: Data) {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = send(client, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    private func readRequest(_ client: Int32) -> Request? {
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let separator = Data("\r\n\r\n".utf8)
+        while buffer.range(of: separator) == nil {
+            let count = recv(client, &chunk, chunk.count, 0)
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+        let headEnd = buffer.range(of: separator)!
+        let head = String(decoding: buffer[buffer.startIndex..<headEnd.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = headers.first { $0.key.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
+        var body = Data(buffer[headEnd.upperBound...])
+        while body.count < length {
+            let count = recv(client, &chunk, chunk.count, 0)
+            if count <= 0 { return nil }
+            body.append(contentsOf: chunk[0..<count])
+        }
+        return Request(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import NetworkService
+import Synchronization
+
+/// A transport that plays the server in unit tests: a closure answers each request,
+/// and every request is recorded for assertions.
+final class TestTransport: HTTPTransport {
+    struct Reply: Sendable {
+        var status: Int
+        var headers: [String: String] = [:]
+        var body: Data = Data()
+
+        static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Reply {
+            var headers = headers
+            headers["Content-Type"] = "application/json"
+            return Reply(status: status, headers: headers, body: Data(text.utf8))
+        }
+
+        static func status(_ status: Int) -> Reply { Reply(status: status) }
+    }
+
+    private let handler: @Sendable (HTTPRequest) async throws -> Reply
+    private let recorded = Mutex<[HTTPRequest]>([])
+
+    init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> Reply) {
+        self.handler = handler
+    }
+
+    /// A transport that answers every request with the same reply.
+    convenience init(always reply: Reply) {
+        self.init { _ in reply }
+    }
+
+    var requests: [HTTPRequest] { recorded.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse) {
+        recorded.withLock { $0.append(request) }
+        let reply = try await handler(request)
+        return (reply.body, HTTPResponse(statusCode: reply.status, headerFields: reply.headers))
+    }
+}
+
+extension HTTPRequest {
+    /// The path and query of the URL, still percent-encoded, e.g. `/v1/posts?pageSize=20`.
+    var target: String {
+        let text = url.absoluteString
+        guard let schemeEnd = text.range(of: "://"),
+              let pathStart = text[schemeEnd.upperBound...].firstIndex(of: "/") else { return "/" }
+        return String(text[pathStart...])
+    }
+
+    /// The JSON body as a dictionary, for asserting what was sent.
+    var jsonBody: [String: Any]? {
+        guard let body else { return nil }
+        return (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+    }
+}
