@@ -54,9 +54,17 @@ let package = Package(
             dependencies: ["NetworkService", "TokenStore", "AppRepository", "TokenStoreProbe"],
             swiftSettings: swiftSettings
         ),
+        // A second front end in its own process, which the slow tests spawn to show that
+        // processes sharing an encrypted store refresh once between them.
+        .executableTarget(
+            name: "SessionProbe",
+            dependencies: ["AppRepository", "NetworkService", "TokenStore"],
+            path: "Tests/SessionProbe",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SlowTests",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository"],
+            dependencies: ["NetworkService", "TokenStore", "AppRepository", "SessionProbe"],
             swiftSettings: swiftSettings
         ),
     ]

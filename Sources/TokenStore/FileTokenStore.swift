@@ -18,7 +18,8 @@ public import Foundation
 ///
 /// Files beside it: `tokens.json.lock` (the lock file for ``withExclusiveAccess(_:)``; never
 /// deleted), `.tokens.json.tmp-…` while a save is under way, and
-/// `tokens.json.unreadable-<timestamp>` when a save or clear found an unreadable file and moved it aside.
+/// `tokens.json.unreadable-<UTC timestamp>` (e.g. `tokens.json.unreadable-20261122T040923Z`) when a save or
+/// clear found an unreadable file and moved it aside.
 ///
 /// Loading, saving and clearing do blocking file I/O (a few small reads and writes, two
 /// `fsync` calls per save) on the calling task.

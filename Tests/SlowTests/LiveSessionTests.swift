@@ -4,16 +4,131 @@ import NetworkService
 import Testing
 import TokenStore
 
-@Suite("Live server: the session", .liveServer)
-struct LiveSessionTests {
-    @Test("an anonymous member signs in, sees themself, and signs out on the server")
-    func anonymousSession() async throws {
-        let service = RepositoryService(server: try SlowTestEnvironment.server(), tokenStore: InMemoryTokenStore())
-        let member = try await service.signInAnonymously()
-        #expect(member.isAnonymous)
-        #expect(try await service.currentMember() == member)
-        let result = try await service.signOut()
-        #expect(result.serverConfirmed)
-        #expect(try await service.isSignedIn() == false)
+extension LiveServer {
+    /// The session's hardest paths against the live reference server: real expiry, rotation,
+    /// reuse detection, refresh faults, and processes sharing one encrypted store.
+    @Suite("the session")
+    struct LiveSessionTests {
+        @Test("an anonymous member signs in, sees themself, and signs out on the server")
+        func anonymousSession() async throws {
+            let store = InMemoryTokenStore()
+            let service = try SlowTestEnvironment.service(store: store)
+            let member = try await service.signInAnonymously()
+            #expect(member.isAnonymous)
+            #expect(try await service.currentMember() == member)
+            let token = try #require(try await store.load()).accessToken
+            let result = try await service.signOut()
+            #expect(result.serverConfirmed)
+            #expect(try await service.isSignedIn() == false)
+            let error = await #expect(throws: NetworkError.self) {
+                try await MemberAPI.fetchMe(server: SlowTestEnvironment.server(), accessToken: AccessToken(token))
+            }
+            #expect(error?.statusCode == 401)
+        }
+
+        @Test("a session lives through several real access-token expiries",
+              .enabled(if: (SlowTestEnvironment.accessTokenLifetime ?? 100) <= 10,
+                       "APP_ACCESS_TOKEN_LIFETIME is not set to 10 s or less: the server's tokens live too long to wait out"))
+        func livesThroughExpiries() async throws {
+            let lifetime = try #require(SlowTestEnvironment.accessTokenLifetime)
+            let store = InMemoryTokenStore()
+            let service = try SlowTestEnvironment.service(store: store)
+            let events = service.events()
+            let member = try await service.signUp(email: SlowTestEnvironment.uniqueEmail("expiry"),
+                                                  password: SlowTestEnvironment.password, nickname: "expiry")
+            var accessTokens: Set<String> = []
+            for _ in 0..<3 {
+                try await Task.sleep(for: .seconds(lifetime + 0.5))
+                #expect(try await service.currentMember() == member)
+                accessTokens.insert(try #require(try await store.load()).accessToken)
+            }
+            #expect(accessTokens.count == 3)
+            var refreshed = 0
+            for await event in events {
+                if case .refreshed = event { refreshed += 1 }
+                if refreshed == 3 { break }
+            }
+            #expect(refreshed == 3)
+            try await service.signOut()
+        }
+
+        @Test("a stale copy of the credentials that refreshes after the original is caught as reuse, and ends both sessions", .testMode)
+        func reuseDetectionThroughTheSDK() async throws {
+            let testMode = TestModeClient(server: try SlowTestEnvironment.server())
+            let original = InMemoryTokenStore()
+            let service = try SlowTestEnvironment.service(store: original)
+            try await service.signInAnonymously()
+            let staleCopy = InMemoryTokenStore(credentials: try await original.load())
+            let stale = try SlowTestEnvironment.service(store: staleCopy)
+            let staleEvents = stale.events()
+
+            try await testMode.expireAccessTokens()
+            _ = try await service.currentMember()            // refreshes and rotates
+            let error = await #expect(throws: SessionError.self) { try await stale.currentMember() }
+            #expect(error?.kind == .sessionEnded)
+            #expect(error?.reason == .refreshTokenRejected(.refreshTokenReused))
+            #expect(try await staleCopy.load() == nil)
+            var iterator = staleEvents.makeAsyncIterator()
+            #expect(await iterator.next() == .signedOut(.refreshTokenRejected(.refreshTokenReused)))
+
+            // The server revoked the whole family: the original session is over too.
+            let original401 = await #expect(throws: SessionError.self) { try await service.currentMember() }
+            #expect(original401?.kind == .sessionEnded)
+            #expect(try await original.load() == nil)
+        }
+
+        @Test("a refresh that fails with 500, a dropped connection or a stall keeps the session, and the next call works",
+              .testMode, arguments: ["fail", "drop", "hang"])
+        func refreshFaults(mode: String) async throws {
+            let server = try SlowTestEnvironment.server()
+            let testMode = TestModeClient(server: server)
+            let store = InMemoryTokenStore()
+            let quick = try Server(baseURL: server.baseURL, transport: URLSessionTransport(timeout: 1))
+            let service = RepositoryService(server: quick, tokenStore: store)
+            let member = try await service.signInAnonymously()
+            let before = try #require(try await store.load())
+
+            try await testMode.expireAccessTokens()
+            try await testMode.failNextRefreshes(mode, count: 1, seconds: mode == "hang" ? 3 : nil)
+            let error = await #expect(throws: SessionError.self) { try await service.currentMember() }
+            #expect(error?.kind == .refreshFailed, "\(String(describing: error))")
+            #expect(error?.isTransient == true)
+            #expect(try await store.load() == before)
+
+            if mode == "hang" { try await Task.sleep(for: .seconds(3)) }
+            #expect(try await service.currentMember() == member)
+            #expect(try await store.load()?.refreshToken != before.refreshToken)
+            try await testMode.reset()
+            try await service.signOut()
+        }
+
+        @Test("two processes sharing one encrypted store through an expiry refresh once, and both keep working", .testMode)
+        func processesShareOneRefresh() async throws {
+            #if EncryptedTokenStore
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slow-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let storeURL = folder.appendingPathComponent("credentials.enc")
+            let keyURL = folder.appendingPathComponent("store.key")
+            let store = try await EncryptedFileTokenStore(fileURL: storeURL, key: .keyFile(keyURL))
+            let service = try SlowTestEnvironment.service(store: store)
+            let member = try await service.signInAnonymously()
+            let testMode = TestModeClient(server: try SlowTestEnvironment.server())
+
+            try await testMode.expireAccessTokens()
+            let before = try await testMode.counters().refreshCalls
+            let serverURL = try #require(SlowTestEnvironment.serverURL)
+            let outcomes = try await SessionProbeRunner.run(Array(
+                repeating: [serverURL, storeURL.path, keyURL.path, "3", "\(service.configuration.refreshLeeway)"], count: 2))
+            for outcome in outcomes {
+                #expect(outcome.status == 0, "probe failed: \(outcome.errorOutput)")
+                #expect(outcome.output.components(separatedBy: "\n").filter { $0 == "ok \(member.id.uuidString)" }.count == 3)
+            }
+            #expect(try await service.currentMember() == member)
+            #expect(try await testMode.counters().refreshCalls - before == 1)
+            try await service.signOut()
+            #else
+            Issue.record("built without the EncryptedTokenStore trait")
+            #endif
+        }
     }
 }

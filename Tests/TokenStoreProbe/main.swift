@@ -7,6 +7,8 @@
 //       Loads the count, prints "ready", then saves count+1, count+2, … until killed.
 //   TokenStoreProbe load --store plain|encrypted --path FILE [KEY]
 //       Prints the stored count ("none" when empty).
+//   TokenStoreProbe save --store plain|encrypted --path FILE [KEY] --count N
+//       Saves the credentials for count N.
 //
 //   KEY (encrypted only): --key-file FILE, or --passphrase-env VARIABLE with optional
 //   --ops N --mem BYTES (Argon2id cost; cheap values keep the tests fast).
@@ -115,6 +117,8 @@ func run() async throws {
             current += 1
             try await store.save(credentials(count: current))
         }
+    case "save":
+        try await store.save(credentials(count: try arguments.integer("count", default: 1)))
     case "load":
         let stored = try await store.load()
         print(stored == nil ? "none" : String(try count(in: stored)))

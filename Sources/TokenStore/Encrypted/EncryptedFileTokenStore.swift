@@ -15,7 +15,7 @@ public import Foundation
 ///   store goes away.
 ///
 /// Opening is `async` because a passphrase goes through Argon2id once, here, and never per
-/// read: about 0.1 s and 64 MiB of memory with the default ``KeyDerivation/interactive``
+/// read: about 0.15 s and 64 MiB of memory with the default ``KeyDerivation/interactive``
 /// parameters. Keep one store per process rather than opening one per call.
 ///
 /// ```swift

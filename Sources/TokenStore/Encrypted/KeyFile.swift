@@ -63,7 +63,7 @@ enum KeyFile {
         try Posix.makeFolder(folder)
         let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-" + Posix.randomHex()
         guard let fd = try Posix.openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600, purpose: "to create the key file") else {
-            return
+            throw TokenStoreError(kind: .io, path: temporary, reason: "cannot create it")
         }
         defer { unlink(temporary) }
         do throws(TokenStoreError) {

@@ -31,11 +31,11 @@ enum FileLock {
                 throw TokenStoreError(kind: .lockFailed, path: path, reason: "cannot lock the lock file", errorNumber: code)
             }
             if code == EINTR { continue }
-            if let deadline, clock.now >= deadline {
+            if let deadline, let timeout, clock.now >= deadline {
                 close(fd)
                 throw TokenStoreError(
                     kind: .lockFailed, path: path,
-                    reason: "another process held the lock for longer than \(timeout!)"
+                    reason: "another process held the lock for longer than the timeout (\(timeout))"
                 )
             }
             do {

@@ -10,12 +10,10 @@ import Darwin
 /// Thin wrappers over the system calls the file stores use, turning failures into
 /// ``TokenStoreError`` values that name the file and carry `errno`.
 enum Posix {
-    /// The `errno` left by the last failed system call on this thread.
-    static var lastError: Int32 { errno }
-
-    /// An error for a failed system call, capturing `errno` now.
-    static func failure(_ kind: TokenStoreError.Kind = .io, path: String, _ reason: String) -> TokenStoreError {
-        TokenStoreError(kind: kind, path: path, reason: reason, errorNumber: errno)
+    /// An error for a failed system call, capturing `errno` before anything else can change it.
+    static func failure(_ kind: TokenStoreError.Kind = .io, path: String, _ reason: @autoclosure () -> String) -> TokenStoreError {
+        let code = errno
+        return TokenStoreError(kind: kind, path: path, reason: reason(), errorNumber: code)
     }
 
     /// File-type bits of `st_mode` (`S_IFMT`) and the regular-file and folder values.

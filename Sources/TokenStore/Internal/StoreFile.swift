@@ -16,8 +16,8 @@ import Darwin
 ///   folder: a reader, or the next process after a crash, sees the old or the new file.
 /// - Folders the store creates get mode 0700; files get 0600.
 /// - The exclusive section is a ``SectionLock`` on `<name>.lock` beside the file.
-/// - `save` and `clear` run inside the section, so a temporary file found there belongs to
-///   a writer that died; it is removed.
+/// - `save` runs inside the section, so a temporary file it finds there belongs to a
+///   writer that died; it is removed.
 struct StoreFile: Sendable {
     /// The store file.
     let path: String
@@ -66,18 +66,20 @@ struct StoreFile: Sendable {
         try Posix.makeFolder(folder)
         let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + Posix.randomHex()
         guard let fd = try Posix.openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600, purpose: "to write a new version") else {
-            return
+            throw TokenStoreError(kind: .io, path: temporary, reason: "cannot create it")
         }
+        var isOpen = true
         do throws(TokenStoreError) {
             // The umask may have removed bits; the file must be exactly 0600.
             guard fchmod(fd, 0o600) == 0 else { throw Posix.failure(path: temporary, "cannot set its mode to 0600") }
             try Posix.writeAll(fd, bytes, path: temporary)
             try Posix.sync(fd, path: temporary)
-            let closed = close(fd)
-            guard closed == 0 else { throw Posix.failure(path: temporary, "cannot close it") }
+            isOpen = false
+            guard close(fd) == 0 else { throw Posix.failure(path: temporary, "cannot close it") }
             try Posix.rename(temporary, to: path)
         } catch {
-            close(fd)  // harmless when already closed: the error is ignored
+            // Never close twice: the number may already belong to another thread's file.
+            if isOpen { close(fd) }
             unlink(temporary)
             throw error
         }
@@ -97,7 +99,7 @@ struct StoreFile: Sendable {
     func moveAside() throws(TokenStoreError) -> String {
         let stamp = Date().formatted(
             .iso8601.year().month().day().dateSeparator(.omitted)
-                .time(includingFractionalSeconds: false).timeSeparator(.omitted)
+                .time(includingFractionalSeconds: false).timeSeparator(.omitted).timeZone(separator: .omitted)
         )
         var destination = "\(path).unreadable-\(stamp)"
         var attempt = 1

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 import TokenStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @Suite("Token stores stay consistent when tasks share them")
 struct TokenStoreConcurrencyTests {
@@ -136,6 +141,28 @@ struct TokenStoreConcurrencyTests {
                 let result = await waiter.result
                 #expect(throws: CancellationError.self) { try result.get() }
             }
+        }
+    }
+
+    @Test("Waiting longer than the lock timeout for another process's section fails with lockFailed")
+    func lockTimeout() async throws {
+        try await TokenStoreTesting.withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("tokens.json")
+            // Another process's section: flock on the lock file through a descriptor of our own.
+            let fd = open(url.path + ".lock", O_RDWR | O_CREAT, 0o600)
+            #expect(fd >= 0)
+            defer { close(fd) }
+            #expect(flock(fd, LOCK_EX) == 0)
+            let store = FileTokenStore(fileURL: url, options: .init(lockTimeout: .milliseconds(50)))
+            let error = await TokenStoreTesting.expectStoreError {
+                try await store.withExclusiveAccess { () }
+            }
+            #expect(error?.kind == .lockFailed)
+            #expect(error?.path == url.path + ".lock")
+            let saveError = await TokenStoreTesting.expectStoreError { try await store.save(TokenStoreTesting.credentials()) }
+            #expect(saveError?.kind == .lockFailed)
+            flock(fd, LOCK_UN)
+            try await store.withExclusiveAccess { () }
         }
     }
 

@@ -56,7 +56,8 @@ struct TokenStoreMultiProcessTests {
             let store = try await Self.inProcessStore(kind, folder: folder)
             var previous = 0
             for _ in 0..<20 {
-                let outcome = try await TokenStoreProbeRunner.runAndKill(arguments, maximumDelay: .milliseconds(15))
+                let outcome = try await TokenStoreProbeRunner.runAndKill(
+                    arguments, environment: Self.environment, maximumDelay: .milliseconds(15))
                 #expect(outcome.wasKilled, "the probe ended on its own: \(outcome.errorOutput)")
                 // The file loads (never empty, truncated or mixed), and holds a count at least as new as before.
                 let count = try TokenStoreTesting.probeCount(try await store.load())

@@ -65,11 +65,11 @@ enum TokenStoreProbeRunner {
 
     /// Starts a probe in `save-loop` mode, waits for it to print "ready", lets it save for
     /// up to `maximumDelay`, kills it with SIGKILL, and returns its outcome.
-    static func runAndKill(_ arguments: [String], maximumDelay: Duration) async throws -> Outcome {
+    static func runAndKill(_ arguments: [String], environment: [String: String] = [:], maximumDelay: Duration) async throws -> Outcome {
         let executable = try executable()
         let delay = Double(maximumDelay.components.seconds) + Double(maximumDelay.components.attoseconds) / 1e18
         return try await TokenStoreTesting.blocking {
-            let started = try start(executable, arguments, environment: [:])
+            let started = try start(executable, arguments, environment: environment)
             let ready = started.output.fileHandleForReading.readData(ofLength: 6)
             guard String(decoding: ready, as: UTF8.self) == "ready\n" else {
                 let outcome = finish(started)
