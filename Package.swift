@@ -49,9 +49,15 @@ let package = Package(
             path: "Tests/TokenStoreProbe",
             swiftSettings: swiftSettings
         ),
+        // Finding and spawning those probes, shared by both test targets.
+        .target(
+            name: "ProcessTestSupport",
+            path: "Tests/ProcessTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "UnitTests",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository", "TokenStoreProbe"],
+            dependencies: ["NetworkService", "TokenStore", "AppRepository", "TokenStoreProbe", "ProcessTestSupport"],
             swiftSettings: swiftSettings
         ),
         // A second front end in its own process, which the slow tests spawn to show that
@@ -64,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlowTests",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository", "SessionProbe"],
+            dependencies: ["NetworkService", "TokenStore", "AppRepository", "SessionProbe", "ProcessTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]
