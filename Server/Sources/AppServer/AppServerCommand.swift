@@ -1,0 +1,143 @@
+import AppServerCore
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+
+/// `app-server`: the reference HTTP server of the SDK.
+///
+/// Every option can also come from an environment variable; the flag wins.
+@main
+struct AppServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app-server",
+        abstract: "The reference HTTP server of the app SDK (JSON API under /v1).",
+        discussion: """
+            Every option can also be set by the environment variable named in its help; a flag wins over the environment.
+            Once listening, the server prints exactly one line to stdout:
+              app-server listening on http://127.0.0.1:PORT
+            Logs go to stderr. SIGINT and SIGTERM shut it down cleanly.
+            """
+    )
+
+    @Option(help: "Address to bind to. [APP_HOST, default 127.0.0.1]")
+    var host: String?
+
+    @Option(help: "Port to bind to; 0 picks a free one. [APP_PORT, default 8080]")
+    var port: Int?
+
+    @Option(help: "SQLite file path, or :memory: for a temporary database. [APP_DATABASE, default <data-dir>/app.sqlite]")
+    var database: String?
+
+    @Option(help: "Folder for the database and the generated signing secret. [APP_DATA_DIR, default ./.app-server-data]")
+    var dataDir: String?
+
+    @Option(help: "Access-token lifetime in seconds. [APP_ACCESS_TOKEN_LIFETIME, default 900]")
+    var accessTokenLifetime: Int?
+
+    @Option(help: "Refresh-token lifetime in seconds. [APP_REFRESH_TOKEN_LIFETIME, default 2592000 (30 days)]")
+    var refreshTokenLifetime: Int?
+
+    @Option(help: "HS256 signing secret, at least 32 bytes. [APP_JWT_SECRET, default: generated once into <data-dir>/jwt-secret (mode 0600); random per run with :memory:]")
+    var jwtSecret: String?
+
+    @Option(help: "Email of an admin account to create or promote at start. [APP_ADMIN_EMAIL]")
+    var adminEmail: String?
+
+    @Option(help: "Password of that admin account. [APP_ADMIN_PASSWORD]")
+    var adminPassword: String?
+
+    @Option(help: "bcrypt cost for password hashes, 4-31. [APP_BCRYPT_COST, default 12]")
+    var bcryptCost: Int?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. [APP_LOG_LEVEL, default info]")
+    var logLevel: String?
+
+    @Flag(help: "Enable the /v1/_test/... routes (counters, reset, expiring tokens, refresh faults). Never in production.")
+    var testMode = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = try resolve(environment: environment)
+        let level = try logLevel(environment: environment)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger(label: "app-server")
+        logger.logLevel = level
+
+        let app = try await AppServer.build(configuration: settings, logger: logger) { url in
+            // Exactly one line on stdout, unbuffered, for scripts: grep -o 'http://[^ ]*'
+            FileHandle.standardOutput.write(Data("app-server listening on \(url)\n".utf8))
+        }
+        try await app.runService()
+    }
+
+    private func resolve(environment: [String: String]) throws -> ServerConfiguration {
+        func value(_ flag: String?, _ key: String) -> String? {
+            if let flag { return flag }
+            if let env = environment[key], !env.isEmpty { return env }
+            return nil
+        }
+        func integer(_ flag: Int?, _ key: String, name: String) throws -> Int? {
+            if let flag { return flag }
+            guard let text = value(nil, key) else { return nil }
+            guard let number = Int(text) else { throw ValidationError("\(key) must be an integer (\(name))") }
+            return number
+        }
+
+        let dataDir = value(dataDir, "APP_DATA_DIR") ?? "./.app-server-data"
+        let databasePath = value(database, "APP_DATABASE") ?? (dataDir as NSString).appendingPathComponent("app.sqlite")
+        let location: DatabaseLocation = databasePath == ":memory:" ? .memory : .file(path: databasePath)
+        if case .file(let path) = location {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+        }
+
+        let secret: String
+        if let given = value(jwtSecret, "APP_JWT_SECRET") {
+            secret = given
+        } else if location == .memory {
+            secret = RandomToken.make(byteCount: 32)
+        } else {
+            secret = try SecretFile.loadOrCreate(in: dataDir)
+        }
+
+        var admin: AdminAccount?
+        switch (value(adminEmail, "APP_ADMIN_EMAIL"), value(adminPassword, "APP_ADMIN_PASSWORD")) {
+        case (let email?, let password?): admin = AdminAccount(email: email, password: password)
+        case (nil, nil): admin = nil
+        default: throw ValidationError("--admin-email and --admin-password go together")
+        }
+
+        let configuration = ServerConfiguration(
+            host: value(host, "APP_HOST") ?? "127.0.0.1",
+            port: try integer(port, "APP_PORT", name: "port") ?? 8080,
+            database: location,
+            jwtSecret: secret,
+            accessTokenLifetime: .seconds(try integer(accessTokenLifetime, "APP_ACCESS_TOKEN_LIFETIME", name: "seconds") ?? 900),
+            refreshTokenLifetime: .seconds(try integer(refreshTokenLifetime, "APP_REFRESH_TOKEN_LIFETIME", name: "seconds") ?? 30 * 24 * 3600),
+            admin: admin,
+            bcryptCost: try integer(bcryptCost, "APP_BCRYPT_COST", name: "cost") ?? ServerConfiguration.defaultBcryptCost,
+            testMode: testMode
+        )
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        return configuration
+    }
+
+    private func logLevel(environment: [String: String]) throws -> Logger.Level {
+        let name = logLevel ?? environment["APP_LOG_LEVEL"] ?? "info"
+        guard let level = Logger.Level(rawValue: name.lowercased()) else {
+            throw ValidationError("unknown log level \(name)")
+        }
+        return level
+    }
+}

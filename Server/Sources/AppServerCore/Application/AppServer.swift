@@ -1,0 +1,90 @@
+import Foundation
+public import Hummingbird
+public import Logging
+import NIOCore
+
+/// Builds the reference server's Hummingbird application.
+public enum AppServer {
+    /// The application type ``build(configuration:clock:logger:onListening:)`` returns.
+    public typealias App = Application<RouterResponder<AppRequestContext>>
+
+    /// Opens the database (migrating and seeding it), creates the configured admin and wires every route.
+    ///
+    /// - Parameters:
+    ///   - configuration: the validated configuration.
+    ///   - clock: where token expiry reads the time (tests inject their own).
+    ///   - logger: the logger for requests and lifecycle messages.
+    ///   - onListening: called with the base URL (`http://127.0.0.1:PORT`) once the server accepts connections.
+    /// - Returns: the application; run it with `runService()` (or test it with HummingbirdTesting).
+    public static func build(
+        configuration: ServerConfiguration,
+        clock: TimeSource = .system,
+        logger: Logger,
+        onListening: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> App {
+        try configuration.validate()
+        let database = try await Database.open(configuration.database, logger: logger)
+        do {
+            try await QuestionSeed.seedIfEmpty(database, now: clock.now().wholeSeconds)
+            let testMode = configuration.testMode ? TestModeState() : nil
+            let accessTokens = await AccessTokens(
+                secret: configuration.jwtSecret, lifetime: configuration.accessTokenLifetime,
+                clock: clock, generations: testMode?.generations
+            )
+            let auth = AuthService(
+                database: database, accessTokens: accessTokens, passwords: PasswordHasher(cost: configuration.bcryptCost),
+                refreshTokenLifetime: configuration.refreshTokenLifetime, clock: clock
+            )
+            if let admin = configuration.admin {
+                try await auth.ensureAdmin(admin, logger: logger)
+            }
+            let services = AppServices(database: database, auth: auth, accessTokens: accessTokens, clock: clock, testMode: testMode)
+            return Application(
+                router: makeRouter(services: services),
+                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+                services: [DatabaseService(database: database)],
+                onServerRunning: { channel in
+                    onListening(baseURL(of: channel, fallbackHost: configuration.host))
+                },
+                logger: logger
+            )
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    static func makeRouter(services: AppServices) -> Router<AppRequestContext> {
+        let router = Router(context: AppRequestContext.self)
+        let table = RouteTable()
+        router.add(middleware: RequestLogMiddleware())
+        if let testMode = services.testMode {
+            router.add(middleware: TestCountersMiddleware(state: testMode))
+        }
+        router.add(middleware: ErrorMiddleware(routes: table))
+        let v1Group = router.group("v1")
+        let v1 = RouteBuilder(group: v1Group, prefix: "/v1", table: table)
+        let bearer = RouteBuilder(
+            group: v1Group.group().add(middleware: AuthMiddleware(accessTokens: services.accessTokens, database: services.database)),
+            prefix: "/v1", table: table
+        )
+        AuthRoutes(services: services).register(public: v1, bearer: bearer)
+        MemberRoutes(services: services).register(bearer: bearer)
+        QuestionRoutes(services: services).register(bearer: bearer)
+        AnswerRoutes(services: services).register(bearer: bearer)
+        PostRoutes(services: services).register(bearer: bearer)
+        CommentRoutes(services: services).register(bearer: bearer)
+        ReportRoutes(services: services).register(bearer: bearer)
+        if let testMode = services.testMode {
+            TestRoutes(state: testMode).register(v1)
+        }
+        return router
+    }
+
+    private static func baseURL(of channel: any Channel, fallbackHost: String) -> String {
+        let address = channel.localAddress
+        var host = address?.ipAddress ?? fallbackHost
+        if host.contains(":") { host = "[\(host)]" }
+        return "http://\(host):\(address?.port ?? 0)"
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+/// What the routes share: the database, the auth service, the clock and (in test mode) the test state.
+struct AppServices: Sendable {
+    let database: Database
+    let auth: AuthService
+    let accessTokens: AccessTokens
+    let clock: TimeSource
+    let testMode: TestModeState?
+
+    /// The current time in whole seconds (what the database and JSON store).
+    var now: Date { clock.now().wholeSeconds }
+}

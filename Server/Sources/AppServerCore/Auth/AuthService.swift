@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+
+/// Sign-up, sign-in, refresh-token rotation and sign-out.
+///
+/// A sign-in starts a *session family* (a row in `sessions`, the `sid` of its access tokens).
+/// Each refresh consumes the presented refresh token and issues the next one in the same family;
+/// presenting a consumed token again revokes the whole family. Revoking a family kills its access
+/// tokens too, because ``AuthMiddleware`` checks `sid` on every request.
+public struct AuthService: Sendable {
+    let database: Database
+    let accessTokens: AccessTokens
+    let passwords: PasswordHasher
+    let refreshTokenLifetime: Duration
+    let clock: TimeSource
+
+    /// Creates the service.
+    init(database: Database, accessTokens: AccessTokens, passwords: PasswordHasher, refreshTokenLifetime: Duration, clock: TimeSource) {
+        self.database = database
+        self.accessTokens = accessTokens
+        self.passwords = passwords
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.clock = clock
+    }
+
+    /// Registers a member with email and password and starts a session.
+    func signUp(email: String, password: String, nickname: String) async throws -> AuthSessionDTO {
+        let hash = await passwords.hash(password)
+        let now = clock.now()
+        let member = MemberRecord(id: UUID(), email: email, passwordHash: hash, nickname: nickname, role: .member, createdAt: now.wholeSeconds)
+        return try await database.transaction { transaction in
+            guard try await MemberStore.find(email: email, in: transaction) == nil else { throw APIError.emailTaken }
+            try await MemberStore.insert(member, in: transaction)
+            let tokens = try await startSession(for: member, now: now, in: transaction)
+            return AuthSessionDTO(member: member.dto, tokens: tokens)
+        }
+    }
+
+    /// Checks email and password and starts a session.
+    func signIn(email: String, password: String) async throws -> AuthSessionDTO {
+        let member = try await database.transaction { transaction in
+            try await MemberStore.find(email: email, in: transaction)
+        }
+        // Verify even for an unknown email (against a decoy) so both failures take the same time.
+        guard await passwords.verify(password, against: member?.passwordHash), let member else {
+            throw APIError.invalidCredentials
+        }
+        let now = clock.now()
+        return try await database.transaction { transaction in
+            // The member may have been deleted between the two transactions.
+            guard try await MemberStore.find(id: member.id, in: transaction) != nil else { throw APIError.invalidCredentials }
+            let tokens = try await startSession(for: member, now: now, in: transaction)
+            return AuthSessionDTO(member: member.dto, tokens: tokens)
+        }
+    }
+
+    /// Creates an anonymous member (no email, no password, nickname `anonymous-XXXX`) and starts a session.
+    func signInAnonymously() async throws -> AuthSessionDTO {
+        let now = clock.now()
+        let suffix = String(format: "%04x", UInt16.random(in: .min ... .max))
+        let member = MemberRecord(
+            id: UUID(), email: nil, passwordHash: nil, nickname: "anonymous-\(suffix)", role: .member, createdAt: now.wholeSeconds
+        )
+        return try await database.transaction { transaction in
+            try await MemberStore.insert(member, in: transaction)
+            let tokens = try await startSession(for: member, now: now, in: transaction)
+            return AuthSessionDTO(member: member.dto, tokens: tokens)
+        }
+    }
+
+    /// The outcome of presenting a refresh token, decided inside one transaction.
+    private enum RefreshOutcome: Sendable {
+        case rotated(TokensDTO)
+        case reused
+        case invalid
+    }
+
+    /// Rotates a refresh token: consumes it and returns a new pair in the same session family.
+    /// - Throws: 401 `refresh_token_reused` (after revoking the family) when the token was already
+    ///   used; 401 `invalid_refresh_token` when it is unknown, expired or its family is revoked.
+    func refresh(refreshToken: String) async throws -> TokensDTO {
+        let hash = RandomToken.hash(refreshToken)
+        let now = clock.now()
+        // Reuse must commit the revocation, so the transaction returns the outcome instead of throwing.
+        let outcome: RefreshOutcome = try await database.transaction { transaction in
+            guard let record = try await SessionStore.findRefreshToken(hash: hash, in: transaction) else { return .invalid }
+            if record.isUsed {
+                try await SessionStore.revoke(sessionID: record.sessionID, now: now, in: transaction)
+                return .reused
+            }
+            guard !record.isSessionRevoked, now < record.expiresAt,
+                  let member = try await MemberStore.find(id: record.memberID, in: transaction)
+            else { return .invalid }
+            try await SessionStore.markUsed(hash: hash, now: now, in: transaction)
+            return .rotated(try await issueTokens(for: member, sessionID: record.sessionID, now: now, in: transaction))
+        }
+        switch outcome {
+        case .rotated(let tokens): return tokens
+        case .reused: throw APIError.refreshTokenReused
+        case .invalid: throw APIError.invalidRefreshToken
+        }
+    }
+
+    /// Ends the session family of `refreshToken`, which must belong to the caller.
+    ///
+    /// A refresh token the server does not know ends the caller's own session family instead:
+    /// signing out always succeeds for a valid caller, and never answers 401 (which would make a
+    /// client refresh just to sign out).
+    /// - Throws: 403 `forbidden` when the refresh token belongs to another member.
+    func signOut(refreshToken: String, caller: Identity) async throws {
+        let hash = RandomToken.hash(refreshToken)
+        let now = clock.now()
+        try await database.transaction { transaction in
+            if let record = try await SessionStore.findRefreshToken(hash: hash, in: transaction) {
+                guard record.memberID == caller.memberID else {
+                    throw APIError.forbidden("refreshToken: belongs to another member")
+                }
+                try await SessionStore.revoke(sessionID: record.sessionID, now: now, in: transaction)
+            } else {
+                try await SessionStore.revoke(sessionID: caller.sessionID, now: now, in: transaction)
+            }
+        }
+    }
+
+    /// Creates the configured admin, or promotes an existing member with that email (and sets the
+    /// configured password, so the configuration is the source of truth).
+    func ensureAdmin(_ admin: AdminAccount, logger: Logger) async throws {
+        let email = admin.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let existing = try await database.transaction { transaction in
+            try await MemberStore.find(email: email, in: transaction)
+        }
+        if let existing, existing.role == .admin, await passwords.verify(admin.password, against: existing.passwordHash) {
+            return
+        }
+        let hash = await passwords.hash(admin.password)
+        let now = clock.now().wholeSeconds
+        try await database.transaction { transaction in
+            if let existing = try await MemberStore.find(email: email, in: transaction) {
+                try await MemberStore.makeAdmin(id: existing.id, passwordHash: hash, in: transaction)
+            } else {
+                let member = MemberRecord(id: UUID(), email: email, passwordHash: hash, nickname: "admin", role: .admin, createdAt: now)
+                try await MemberStore.insert(member, in: transaction)
+            }
+        }
+        logger.info("admin account ready", metadata: ["promoted": "\(existing != nil)"])
+    }
+
+    private func startSession(for member: MemberRecord, now: Date, in transaction: Transaction) async throws -> TokensDTO {
+        let sessionID = UUID().uuidString.lowercased()
+        try await SessionStore.createSession(id: sessionID, memberID: member.id, now: now, in: transaction)
+        return try await issueTokens(for: member, sessionID: sessionID, now: now, in: transaction)
+    }
+
+    private func issueTokens(for member: MemberRecord, sessionID: String, now: Date, in transaction: Transaction) async throws -> TokensDTO {
+        let refreshToken = RandomToken.make(byteCount: 32)
+        try await SessionStore.insertRefreshToken(
+            hash: RandomToken.hash(refreshToken), sessionID: sessionID,
+            issuedAt: now, expiresAt: now + refreshTokenLifetime.timeInterval, in: transaction
+        )
+        let access = try await accessTokens.issue(memberID: member.id, sessionID: sessionID, role: member.role)
+        return TokensDTO(
+            accessToken: access.token, refreshToken: refreshToken,
+            expiresIn: Int(accessTokens.lifetime.components.seconds), expiresAt: access.expiresAt
+        )
+    }
+}
+
+extension Date {
+    /// This date without its fractional seconds (the database and JSON keep whole seconds).
+    var wholeSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var timeInterval: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The signing secret kept in `<data-dir>/jwt-secret` when none is configured.
+///
+/// The first start generates 32 random bytes, writes them base64url-encoded with mode 0600
+/// and reuses them on every later start, so tokens survive a restart.
+public enum SecretFile {
+    /// The file name inside the data directory.
+    public static let fileName = "jwt-secret"
+
+    /// Reads the secret from `directory/jwt-secret`, creating directory and file when missing.
+    /// - Throws: ``ConfigurationError/file(path:reason:)`` when the file cannot be read or written,
+    ///   or holds fewer than 32 bytes.
+    public static func loadOrCreate(in directory: String) throws(ConfigurationError) -> String {
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: path) {
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw .file(path: path, reason: "cannot read: \(error.localizedDescription)")
+            }
+            let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard secret.utf8.count >= ServerConfiguration.minimumSecretLength else {
+                throw .file(path: path, reason: "holds fewer than \(ServerConfiguration.minimumSecretLength) bytes")
+            }
+            return secret
+        }
+        do {
+            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .file(path: directory, reason: "cannot create directory: \(error.localizedDescription)")
+        }
+        let secret = RandomToken.make(byteCount: 32)
+        // Create with 0600 from the start (never readable by others, not even briefly); O_EXCL so
+        // that two servers starting at once cannot overwrite each other's secret.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if errno == EEXIST { return try loadOrCreate(in: directory) }
+            throw .file(path: path, reason: "cannot create: \(reason)")
+        }
+        defer { close(fd) }
+        let bytes = Array((secret + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(fd) == 0 else {
+            throw .file(path: path, reason: "cannot write: \(String(cString: strerror(errno)))")
+        }
+        return secret
+    }
+}

@@ -1,0 +1,118 @@
+import SQLiteNIO
+
+/// The database schema and its migrations (tracked in `PRAGMA user_version`).
+enum Schema {
+    /// Each entry moves the schema from version `index` to `index + 1`.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE members (
+                id TEXT PRIMARY KEY,
+                email TEXT UNIQUE,
+                password_hash TEXT,
+                nickname TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('member', 'admin')),
+                created_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                member_id TEXT NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+                created_at INTEGER NOT NULL,
+                revoked_at INTEGER
+            )
+            """,
+            "CREATE INDEX sessions_member ON sessions(member_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash TEXT PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                issued_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                used_at INTEGER
+            )
+            """,
+            "CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id)",
+            """
+            CREATE TABLE questions (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                content TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE answers (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                question_id INTEGER NOT NULL REFERENCES questions(id) ON DELETE CASCADE,
+                author_id TEXT NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+                content TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX answers_question ON answers(question_id, id)",
+            "CREATE INDEX answers_author ON answers(author_id, id)",
+            """
+            CREATE TABLE posts (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                author_id TEXT NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+                content TEXT NOT NULL,
+                is_anonymous INTEGER NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX posts_author ON posts(author_id)",
+            """
+            CREATE TABLE comments (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                author_id TEXT NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+                content TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX comments_post ON comments(post_id, id)",
+            "CREATE INDEX comments_author ON comments(author_id)",
+            """
+            CREATE TABLE post_likes (
+                post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                member_id TEXT NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+                PRIMARY KEY (post_id, member_id)
+            )
+            """,
+            "CREATE INDEX post_likes_member ON post_likes(member_id)",
+            """
+            CREATE TABLE reports (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                reporter_id TEXT NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+                target_type TEXT NOT NULL CHECK (target_type IN ('post', 'comment', 'answer')),
+                target_id INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX reports_reporter ON reports(reporter_id)",
+        ]
+    ]
+
+    /// Applies the migrations the database has not seen yet, each in its own transaction.
+    static func migrate(_ database: Database) async throws(DatabaseError) {
+        for (index, statements) in migrations.enumerated() {
+            do {
+                try await database.transaction { transaction in
+                    let current = try await transaction.query("PRAGMA user_version").first?.int("user_version") ?? 0
+                    guard current == index else { return }
+                    for statement in statements {
+                        try await transaction.execute(statement)
+                    }
+                    // PRAGMA takes no bound parameters; the value is our own integer.
+                    try await transaction.execute("PRAGMA user_version = \(index + 1)")
+                }
+            } catch let error as DatabaseError {
+                throw error
+            } catch {
+                throw DatabaseError(operation: "migration \(index + 1)", underlying: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+public import Hummingbird
+
+/// An error the API reports to the client: an HTTP status, a stable `code` and a message.
+///
+/// Thrown by handlers; ``ErrorMiddleware`` turns it into `{"error": {"code", "message"}}`.
+public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
+    /// The stable error codes of the contract.
+    public enum Code: String, Sendable {
+        /// 400: a field is missing or invalid; the message names it.
+        case invalidRequest = "invalid_request"
+        /// 401: wrong email or password.
+        case invalidCredentials = "invalid_credentials"
+        /// 401: the access token has expired.
+        case tokenExpired = "token_expired"
+        /// 401: the access token is missing, malformed, badly signed or revoked.
+        case invalidToken = "invalid_token"
+        /// 401: the refresh token is unknown, expired or revoked.
+        case invalidRefreshToken = "invalid_refresh_token"
+        /// 401: the refresh token was already used; its session family is now revoked.
+        case refreshTokenReused = "refresh_token_reused"
+        /// 403: the caller may not do this.
+        case forbidden
+        /// 404: no such resource (or route).
+        case notFound = "not_found"
+        /// 409: the email address belongs to another member.
+        case emailTaken = "email_taken"
+        /// 500: the server failed.
+        case `internal`
+    }
+
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// The error code.
+    public let code: Code
+    /// A human-readable message (never contains a secret).
+    public let message: String
+    /// The `WWW-Authenticate` header value, for access-token failures.
+    public let wwwAuthenticate: String?
+
+    /// Creates an error.
+    public init(status: HTTPResponse.Status, code: Code, message: String, wwwAuthenticate: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.wwwAuthenticate = wwwAuthenticate
+    }
+
+    /// A description for logs.
+    public var description: String { "\(status.code) \(code.rawValue): \(message)" }
+
+    /// Renders the JSON error body.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONBody.response(ErrorBodyDTO(code: code.rawValue, message: message), status: status)
+        if let wwwAuthenticate {
+            response.headers[.wwwAuthenticate] = wwwAuthenticate
+        }
+        return response
+    }
+}
+
+extension APIError {
+    /// 400 `invalid_request`; the message names the field.
+    public static func invalidRequest(_ message: String) -> APIError {
+        APIError(status: .badRequest, code: .invalidRequest, message: message)
+    }
+
+    /// 401 `invalid_credentials`, the same for an unknown email and a wrong password.
+    public static let invalidCredentials = APIError(
+        status: .unauthorized, code: .invalidCredentials, message: "The email or password is incorrect."
+    )
+
+    /// 401 `invalid_token` for a request without an `Authorization` header.
+    public static let missingToken = APIError(
+        status: .unauthorized, code: .invalidToken, message: "This route needs a bearer access token.",
+        wwwAuthenticate: "Bearer"
+    )
+
+    /// 401 `invalid_token` for a token that is malformed, badly signed or revoked.
+    public static func invalidToken(_ message: String) -> APIError {
+        APIError(
+            status: .unauthorized, code: .invalidToken, message: message,
+            wwwAuthenticate: #"Bearer error="invalid_token", error_description="\#(message)""#
+        )
+    }
+
+    /// 401 `token_expired`.
+    public static let tokenExpired = APIError(
+        status: .unauthorized, code: .tokenExpired, message: "The access token has expired.",
+        wwwAuthenticate: #"Bearer error="invalid_token", error_description="The access token has expired.""#
+    )
+
+    /// 401 `invalid_refresh_token`.
+    public static let invalidRefreshToken = APIError(
+        status: .unauthorized, code: .invalidRefreshToken, message: "The refresh token is unknown, expired or revoked."
+    )
+
+    /// 401 `refresh_token_reused`.
+    public static let refreshTokenReused = APIError(
+        status: .unauthorized, code: .refreshTokenReused,
+        message: "The refresh token was already used; the session has been revoked."
+    )
+
+    /// 403 `forbidden`.
+    public static func forbidden(_ message: String) -> APIError {
+        APIError(status: .forbidden, code: .forbidden, message: message)
+    }
+
+    /// 404 `not_found`.
+    public static func notFound(_ message: String) -> APIError {
+        APIError(status: .notFound, code: .notFound, message: message)
+    }
+
+    /// 409 `email_taken`.
+    public static let emailTaken = APIError(
+        status: .conflict, code: .emailTaken, message: "This email address is already registered."
+    )
+
+    /// 500 `internal`.
+    public static func `internal`(_ message: String = "The server failed to handle the request.") -> APIError {
+        APIError(status: .internalServerError, code: .internal, message: message)
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+
+/// `/v1/members/me`: read, rename and delete the caller's account.
+struct MemberRoutes {
+    let services: AppServices
+
+    func register(bearer router: RouteBuilder) {
+        router.get("members/me") { _, context in
+            let identity = try context.requireIdentity()
+            let member = try await services.database.transaction { transaction in
+                try await MemberStore.find(id: identity.memberID, in: transaction)
+            }
+            guard let member else { throw APIError.notFound("The member no longer exists.") }
+            return JSONBody.response(member.dto)
+        }
+        router.patch("members/me") { request, context in
+            let identity = try context.requireIdentity()
+            let body = try await JSONBody.decode(NicknameBody.self, from: request)
+            let nickname = try Validation.nickname(body.nickname)
+            let member = try await services.database.transaction { transaction in
+                try await MemberStore.updateNickname(id: identity.memberID, nickname: nickname, in: transaction)
+                return try await MemberStore.find(id: identity.memberID, in: transaction)
+            }
+            guard let member else { throw APIError.notFound("The member no longer exists.") }
+            return JSONBody.response(member.dto)
+        }
+        router.delete("members/me") { _, context in
+            let identity = try context.requireIdentity()
+            try await services.database.transaction { transaction in
+                try await MemberStore.delete(id: identity.memberID, in: transaction)
+            }
+            return JSONBody.noContent()
+        }
+    }
+}

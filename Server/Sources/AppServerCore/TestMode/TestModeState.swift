@@ -1,0 +1,75 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The mutable state of test mode: counters and pending refresh faults.
+public final class TestModeState: Sendable {
+    /// A fault the next refresh calls suffer.
+    public enum Fault: Sendable, Equatable {
+        /// Answer 500 `internal` without touching the refresh token.
+        case fail
+        /// Wait this long, then handle the call normally.
+        case hang(Duration)
+        /// Close the connection without a response, without touching the refresh token.
+        case drop
+    }
+
+    /// A snapshot of the counters, as `GET /v1/_test/counters` returns it.
+    public struct Counters: Codable, Sendable, Equatable {
+        /// Calls of `POST /v1/auth/refresh`, faulted ones included.
+        public var refreshCalls: Int
+        /// Responses with status 401, on any route.
+        public var unauthorizedResponses: Int
+        /// Calls per route, keyed `"METHOD /v1/path/{param}"`.
+        public var routes: [String: Int]
+    }
+
+    private struct State {
+        var counters = Counters(refreshCalls: 0, unauthorizedResponses: 0, routes: [:])
+        var fault: Fault?
+        var faultsLeft = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+    /// The generation counter behind `expire-access-tokens`.
+    public let generations = AccessTokenGenerations()
+
+    /// Creates empty state.
+    public init() {}
+
+    /// The counters now.
+    public var counters: Counters { state.withLockedValue { $0.counters } }
+
+    /// Counts one finished request.
+    func record(route: String, status: Int) {
+        state.withLockedValue { state in
+            state.counters.routes[route, default: 0] += 1
+            if status == 401 { state.counters.unauthorizedResponses += 1 }
+        }
+    }
+
+    /// Counts one refresh call and returns the fault it suffers, if any.
+    func beginRefresh() -> Fault? {
+        state.withLockedValue { state in
+            state.counters.refreshCalls += 1
+            guard let fault = state.fault, state.faultsLeft > 0 else { return nil }
+            state.faultsLeft -= 1
+            if state.faultsLeft == 0 { state.fault = nil }
+            return fault
+        }
+    }
+
+    /// Makes the next `count` refresh calls suffer `fault`.
+    func setFault(_ fault: Fault, count: Int) {
+        state.withLockedValue { state in
+            state.fault = count > 0 ? fault : nil
+            state.faultsLeft = count
+        }
+    }
+
+    /// Zeroes the counters and clears pending faults.
+    func reset() {
+        state.withLockedValue { state in
+            state = State()
+        }
+    }
+}

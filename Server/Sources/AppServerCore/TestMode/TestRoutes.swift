@@ -1,0 +1,40 @@
+import Hummingbird
+
+/// `/v1/_test/...`: registered only with `--test-mode`.
+struct TestRoutes {
+    let state: TestModeState
+
+    func register(_ router: RouteBuilder) {
+        router.get("_test/counters") { _, _ in
+            JSONBody.response(state.counters)
+        }
+        router.post("_test/reset") { _, _ in
+            state.reset()
+            return JSONBody.noContent()
+        }
+        router.post("_test/expire-access-tokens") { _, _ in
+            state.generations.expireAll()
+            return JSONBody.noContent()
+        }
+        router.post("_test/refresh-faults") { request, _ in
+            let body = try await JSONBody.decode(RefreshFaultBody.self, from: request)
+            let count = body.count ?? 1
+            guard count >= 0 else { throw APIError.invalidRequest("count: must be an integer of at least 0") }
+            let fault: TestModeState.Fault
+            switch try Validation.required(body.mode, field: "mode") {
+            case "fail": fault = .fail
+            case "drop": fault = .drop
+            case "hang":
+                let seconds = body.seconds ?? 30
+                guard seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+                    throw APIError.invalidRequest("seconds: must be a number from 0 to 3600")
+                }
+                fault = .hang(.milliseconds(Int((seconds * 1000).rounded())))
+            default:
+                throw APIError.invalidRequest("mode: must be one of fail, hang, drop")
+            }
+            state.setFault(fault, count: count)
+            return JSONBody.noContent()
+        }
+    }
+}
