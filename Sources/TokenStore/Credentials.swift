@@ -20,19 +20,31 @@ public struct Credentials: Sendable, Equatable, Codable {
     public var accessTokenExpiresAt: Date?
     /// The member the session belongs to.
     public var memberID: String
+    /// When the access token was received, if known; with ``accessTokenExpiresAt`` it gives
+    /// the token's lifetime, which caps the refresh leeway (see ``accessTokenExpires(within:of:)``).
+    public var accessTokenIssuedAt: Date?
 
     /// Creates credentials from the values a sign-in or refresh returned.
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date?, memberID: String) {
+    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date?, memberID: String,
+                accessTokenIssuedAt: Date? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.memberID = memberID
+        self.accessTokenIssuedAt = accessTokenIssuedAt
     }
 
     /// Whether the access token expires within `leeway` seconds of `now` (or already has).
-    /// Credentials without an expiry are never considered expiring.
+    ///
+    /// When the token's lifetime is known, the leeway is at most half of it: a server that
+    /// issues 30-second tokens with a 60-second leeway would otherwise make every call
+    /// refresh. Credentials without an expiry are never considered expiring.
     public func accessTokenExpires(within leeway: TimeInterval, of now: Date) -> Bool {
         guard let accessTokenExpiresAt else { return false }
+        var leeway = leeway
+        if let accessTokenIssuedAt {
+            leeway = min(leeway, max(0, accessTokenExpiresAt.timeIntervalSince(accessTokenIssuedAt)) / 2)
+        }
         return accessTokenExpiresAt.timeIntervalSince(now) <= leeway
     }
 }

@@ -3,7 +3,7 @@
 // When the access token has expired, the processes sharing the store must refresh once
 // between them.
 //
-// usage: SessionProbe <server-url> <store-path> <key-file> <calls> <refresh-leeway-seconds>
+// usage: SessionProbe <server-url> <store-path> <key-file> <calls>
 // prints one line per call ("ok <member id>") and exits 0; on failure prints the error
 // (which never contains a token) to stderr and exits 1.
 import AppRepository
@@ -12,8 +12,8 @@ import NetworkService
 import TokenStore
 
 let arguments = CommandLine.arguments
-guard arguments.count == 6, let calls = Int(arguments[4]), let leeway = TimeInterval(arguments[5]) else {
-    FileHandle.standardError.write(Data("usage: SessionProbe <server-url> <store-path> <key-file> <calls> <refresh-leeway-seconds>\n".utf8))
+guard arguments.count == 5, let calls = Int(arguments[4]) else {
+    FileHandle.standardError.write(Data("usage: SessionProbe <server-url> <store-path> <key-file> <calls>\n".utf8))
     exit(64)
 }
 
@@ -22,7 +22,7 @@ do {
     let server = try Server(baseURL: arguments[1], transport: URLSessionTransport(timeout: 20))
     let store = try await EncryptedFileTokenStore(
         fileURL: URL(fileURLWithPath: arguments[2]), key: .keyFile(URL(fileURLWithPath: arguments[3])))
-    let service = RepositoryService(server: server, tokenStore: store, configuration: .init(refreshLeeway: leeway))
+    let service = RepositoryService(server: server, tokenStore: store)
     for _ in 0..<calls {
         let member = try await service.members.fetchMe()
         print("ok \(member.id.uuidString)")

@@ -118,7 +118,7 @@ extension LiveServer {
             let before = try await testMode.counters().refreshCalls
             let serverURL = try #require(SlowTestEnvironment.serverURL)
             let outcomes = try await SessionProbeRunner.run(Array(
-                repeating: [serverURL, storeURL.path, keyURL.path, "3", "\(service.configuration.refreshLeeway)"], count: 2))
+                repeating: [serverURL, storeURL.path, keyURL.path, "3"], count: 2))
             for outcome in outcomes {
                 #expect(outcome.status == 0, "probe failed: \(outcome.errorOutput)")
                 #expect(outcome.output.components(separatedBy: "\n").filter { $0 == "ok \(member.id.uuidString)" }.count == 3)

@@ -27,11 +27,9 @@ enum SlowTestEnvironment {
         return try Server(baseURL: serverURL, transport: URLSessionTransport(timeout: 20))
     }
 
-    /// A service whose leeway suits a server with short-lived access tokens.
+    /// A service with the default configuration (its leeway adapts to short-lived tokens).
     static func service(store: any TokenStore = InMemoryTokenStore()) throws -> RepositoryService {
-        let leeway = accessTokenLifetime.map { min(60, $0 / 4) } ?? 60
-        return RepositoryService(server: try server(), tokenStore: store,
-                                 configuration: .init(refreshLeeway: leeway))
+        RepositoryService(server: try server(), tokenStore: store)
     }
 
     /// A new unique email address for a test's own account.

@@ -11,7 +11,8 @@ extension RepositoryService {
     /// configuration.now = { testClock.now }      // tests move time instead of sleeping
     /// ```
     public struct Configuration: Sendable {
-        /// Refresh before a call when the access token expires within this many seconds. Default 60.
+        /// Refresh before a call when the access token expires within this many seconds (at most
+        /// half the token's lifetime, so short-lived tokens do not refresh on every call). Default 60.
         public var refreshLeeway: TimeInterval
         /// Which failed responses mean the access token is no good. Default: HTTP 401.
         public var authenticationFailurePolicy: AuthenticationFailurePolicy

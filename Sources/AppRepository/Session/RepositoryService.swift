@@ -17,7 +17,8 @@ public import TokenStore
 /// ```
 ///
 /// ``request(handler:)`` follows the rules of DESIGN §5:
-/// 1. an access token that expires within the leeway is refreshed before the call;
+/// 1. an access token that expires within the leeway (at most half its lifetime) is
+///    refreshed before the call;
 /// 2. a call that fails with an authentication failure is retried once after a refresh; a
 ///    second failure goes to the caller (at most one refresh per call, never a loop);
 /// 3. refreshes are single-flight in the process and run inside the store's cross-process
@@ -131,11 +132,13 @@ public final class RepositoryService: Sendable {
     /// Credentials from tokens the server just issued. Expiry is counted from now on this
     /// device's clock (`expiresIn`), so a device whose clock is off still refreshes on time.
     func credentials(from tokens: Tokens, memberID: String) -> Credentials {
-        Credentials(
+        let now = configuration.now()
+        return Credentials(
             accessToken: tokens.accessToken.rawValue,
             refreshToken: tokens.refreshToken,
-            accessTokenExpiresAt: configuration.now().addingTimeInterval(TimeInterval(tokens.expiresIn)),
-            memberID: memberID
+            accessTokenExpiresAt: now.addingTimeInterval(TimeInterval(tokens.expiresIn)),
+            memberID: memberID,
+            accessTokenIssuedAt: now
         )
     }
 }

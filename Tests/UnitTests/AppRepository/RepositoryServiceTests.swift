@@ -73,6 +73,22 @@ struct RepositoryServiceTests {
         #expect(fake.refreshRequests == 0)
     }
 
+    @Test("tokens that live shorter than twice the leeway are refreshed at half their lifetime, not on every call")
+    func shortLivedTokens() async throws {
+        fake.state.withLock { $0.accessTokenLifetime = 10 }
+        let store = InMemoryTokenStore()
+        let service = makeService(store: store)
+        try await service.signIn(email: "kim@example.com", password: "password1")
+        _ = try await service.members.fetchMe()
+        clock.advance(by: 4)
+        _ = try await service.members.fetchMe()
+        #expect(fake.refreshRequests == 0)
+        clock.advance(by: 2)
+        _ = try await service.members.fetchMe()
+        #expect(fake.refreshRequests == 1)
+        #expect(fake.unauthorizedResponses == 0)
+    }
+
     @Test("a 401 after a successful refresh is returned to the caller, after one refresh only")
     func secondUnauthorizedGoesToCaller() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials())

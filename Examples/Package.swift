@@ -1,0 +1,62 @@
+// swift-tools-version: 6.1
+// Two front ends that share the SDK, the way an app and its admin tool would:
+// `app-member` (what a member does) and `app-admin` (what an admin does). Both are thin
+// command-line programs over the SDK's RepositoryService; what they have in common (token
+// store choice, passphrase, output, exit codes) lives in CLISupport.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "AppSDKExamples",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "app-member", targets: ["app-member"]),
+        .executable(name: "app-admin", targets: ["app-admin"]),
+    ],
+    dependencies: [
+        .package(name: "AppSDK", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "CLISupport",
+            dependencies: [
+                .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "app-member",
+            dependencies: [
+                "CLISupport",
+                .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "app-admin",
+            dependencies: [
+                "CLISupport",
+                .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // End-to-end tests: they spawn the two executables against the live server named by
+        // APP_SERVER_URL. Depending on the executable targets makes `swift build --build-tests`
+        // build them beside the test bundle.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["app-member", "app-admin"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,67 @@
+import AppRepository
+import NetworkService
+import TokenStore
+
+extension CLIError {
+    /// Sorts any error a command meets into its failure class.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as CLIError:
+            self = error
+        case let error as SessionError:
+            self = Self.from(error)
+        case let error as TokenStoreError:
+            self = Self.from(error)
+        case let error as NetworkError:
+            self = Self.from(error)
+        case let error as InvalidServerURLError:
+            self = .usage("\(error)", hint: "pass --server http://HOST:PORT or set APP_SERVER_URL")
+        case is CancellationError:
+            self = CLIError(.unexpected, "cancelled")
+        default:
+            self = CLIError(.unexpected, "\(error)")
+        }
+    }
+
+    private static func from(_ error: SessionError) -> CLIError {
+        switch error.kind {
+        case .notSignedIn:
+            return CLIError(.notSignedIn, "not signed in", hint: "run sign-in first (same --store and --store-path)")
+        case .sessionEnded, .sessionChanged:
+            return CLIError(.notSignedIn, "\(error)", hint: "sign in again")
+        default:
+            // refreshFailed (transient) and refreshLimitExceeded: the server is the problem.
+            return CLIError(.server, "\(error)")
+        }
+    }
+
+    private static func from(_ error: TokenStoreError) -> CLIError {
+        let hint: String? = switch error.kind {
+        case .decryptionFailed: "check the passphrase or key file; signing in again moves the unreadable file aside"
+        case .insecurePermissions: "chmod 600 \(error.path ?? "the file") (and 700 its folder)"
+        case .unreadable, .unsupportedFormatVersion: "sign in again: the unreadable file is moved aside, not deleted"
+        default: nil
+        }
+        return .store("\(error)", hint: hint)
+    }
+
+    private static func from(_ error: NetworkError) -> CLIError {
+        guard error.kind == .httpStatus, let status = error.statusCode else {
+            let hint = error.kind == .transport ? "is the server running at the --server / APP_SERVER_URL address?" : nil
+            return CLIError(.server, "\(error)", hint: hint)
+        }
+        switch status {
+        case 401:
+            let hint = error.serverErrorCode == .invalidCredentials ? nil : "sign in again"
+            return CLIError(.notSignedIn, "\(error)", hint: hint)
+        case 403:
+            return CLIError(.forbidden, "\(error)")
+        case 408, 429, 500...599:
+            return CLIError(.server, "\(error)")
+        case 400...499:
+            return CLIError(.rejected, "\(error)")
+        default:
+            return CLIError(.server, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+public import AppRepository
+public import ArgumentParser
+
+/// The kinds of content that can be reported and removed: `post`, `comment`, `answer`.
+public enum ContentKind: String, CaseIterable, Sendable, Codable, ExpressibleByArgument {
+    case post, comment, answer
+
+    /// The SDK's name for it.
+    public var targetType: ReportTargetType {
+        switch self {
+        case .post: .post
+        case .comment: .comment
+        case .answer: .answer
+        }
+    }
+
+    /// Deletes the item through the SDK (`DELETE /v1/posts|comments|answers/{id}`): the
+    /// author may, and an admin may delete anyone's.
+    public func delete(id: Int, with service: RepositoryService) async throws {
+        switch self {
+        case .post: try await service.posts.delete(id: id)
+        case .comment: try await service.comments.delete(id: id)
+        case .answer: try await service.answers.delete(id: id)
+        }
+    }
+}
+
+/// What a delete prints with `--json`: `{"deleted": {"id": 7, "type": "post"}}`.
+public struct Deleted: Encodable, Sendable {
+    public struct Item: Encodable, Sendable {
+        public let type: ContentKind
+        public let id: Int
+    }
+
+    public let deleted: Item
+
+    public init(_ type: ContentKind, id: Int) {
+        deleted = Item(type: type, id: id)
+    }
+
+    /// `deleted post #7`.
+    public var humanText: String { "deleted \(deleted.type.rawValue) #\(deleted.id)" }
+}

@@ -1,0 +1,42 @@
+/// The exit codes both programs use, so that scripts can tell failures apart.
+///
+/// | code | meaning |
+/// |---|---|
+/// | 0 | it worked |
+/// | 1 | an unexpected failure (a bug; the message says what) |
+/// | 64 | usage: a bad flag or argument, a bad `--server` URL, no server given, missing credentials |
+/// | 65 | not signed in, the session ended, or the server refused the email and password |
+/// | 66 | token store: wrong passphrase or key, modified or unreadable file, unsafe permissions, no passphrase available |
+/// | 67 | server or network: unreachable, timed out, 5xx, an answer the SDK cannot read, a refresh that failed for now |
+/// | 68 | forbidden: the server answered 403, or the admin program's member is not an admin |
+/// | 69 | rejected: the server refused the request itself (400 invalid input, 404 not found, 409 email taken) |
+public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
+    case success = 0
+    case unexpected = 1
+    case usage = 64
+    case notSignedIn = 65
+    case store = 66
+    case server = 67
+    case forbidden = 68
+    case rejected = 69
+
+    /// One line for `--help` and error reports.
+    public var description: String {
+        switch self {
+        case .success: "ok"
+        case .unexpected: "unexpected failure (a bug)"
+        case .usage: "usage: bad flag or argument, no --server, no credentials"
+        case .notSignedIn: "not signed in, session ended, wrong email or password"
+        case .store: "token store: wrong passphrase/key, modified file, unsafe mode"
+        case .server: "server or network: unreachable, timeout, 5xx, bad answer"
+        case .forbidden: "forbidden: HTTP 403, or app-admin run by a non-admin"
+        case .rejected: "rejected: invalid input (400), not found (404), taken (409)"
+        }
+    }
+
+    /// The table printed at the end of each program's `--help`.
+    public static var helpTable: String {
+        "EXIT CODES:\n" + allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0)" }
+            .joined(separator: "\n")
+    }
+}

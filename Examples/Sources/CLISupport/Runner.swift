@@ -1,0 +1,93 @@
+public import ArgumentParser
+import AppRepository
+
+/// Runs a command's body with its ``CommandContext`` and turns every failure into a
+/// message on standard error and the matching ``ExitStatus``.
+public enum Runner {
+    /// Runs `body`.
+    ///
+    /// - Parameters:
+    ///   - options: The global options (server, store, output).
+    ///   - purpose: `.startSession` for sign-in and sign-up.
+    ///   - requiresAdmin: Check first that the signed-in member is an admin (app-admin), and
+    ///     stop with ``ExitStatus/forbidden`` when not.
+    /// - Throws: `ExitCode` with the failure's status, after printing why.
+    public static func run(
+        _ options: GlobalOptions,
+        purpose: CommandContext.Purpose = .useSession,
+        requiresAdmin: Bool = false,
+        _ body: (CommandContext) async throws -> Void
+    ) async throws(ExitCode) {
+        try await run(options, purpose: purpose, requiresAdmin: requiresAdmin, prepare: {}) { context, _ in
+            try await body(context)
+        }
+    }
+
+    /// Runs `prepare` (for example asking for the email and password) before the store is
+    /// opened (which may ask for its passphrase), then `body` with what `prepare` returned.
+    public static func run<Prepared>(
+        _ options: GlobalOptions,
+        purpose: CommandContext.Purpose = .useSession,
+        requiresAdmin: Bool = false,
+        prepare: () throws(CLIError) -> Prepared,
+        _ body: (CommandContext, Prepared) async throws -> Void
+    ) async throws(ExitCode) {
+        do {
+            let prepared = try prepare()
+            let context = try await CommandContext.make(options, purpose: purpose)
+            try await OneShotSession.around(context, purpose: purpose) {
+                if requiresAdmin {
+                    try await AdminCheck.requireAdmin(context.service)
+                }
+                try await body(context, prepared)
+            }
+        } catch {
+            throw fail(CLIError(error))
+        }
+    }
+
+    /// Prints `error` and returns the exit code to throw.
+    public static func fail(_ error: CLIError) -> ExitCode {
+        Output.writeError("\(Program.name): \(error)")
+        return ExitCode(error.status.rawValue)
+    }
+}
+
+/// The admin program's gate: the signed-in member must be an admin.
+enum AdminCheck {
+    /// Asks the server who is signed in; throws ``ExitStatus/forbidden`` unless an admin.
+    static func requireAdmin(_ service: RepositoryService) async throws {
+        let member = try await service.currentMember()
+        try requireAdmin(member)
+    }
+
+    /// Throws ``ExitStatus/forbidden`` unless `member` is an admin.
+    static func requireAdmin(_ member: Member) throws(CLIError) {
+        guard member.role == .admin else {
+            throw CLIError(.forbidden, "\(member.nickname) is not an admin; \(Program.name) is for admins only",
+                           hint: "sign in with an admin account: \(Program.name) sign-in --email ADMIN_EMAIL")
+        }
+    }
+}
+
+/// `--store memory` keeps nothing between runs, so with `APP_EMAIL`/`APP_PASSWORD` set each
+/// command signs in first and out afterwards: one session per command, handy in CI.
+enum OneShotSession {
+    static func around(_ context: CommandContext, purpose: CommandContext.Purpose, _ body: () async throws -> Void) async throws {
+        guard context.storeKind == .memory, purpose == .useSession else {
+            return try await body()
+        }
+        guard let email = Environment.value(Environment.email), let password = Environment.value(Environment.password) else {
+            throw CLIError(.notSignedIn, "not signed in: the memory store starts empty in every run",
+                           hint: "set APP_EMAIL and APP_PASSWORD (each command then signs in and out), or use --store file")
+        }
+        try await context.service.signIn(email: email, password: password)
+        do {
+            try await body()
+        } catch {
+            _ = try? await context.service.signOut()
+            throw error
+        }
+        _ = try? await context.service.signOut()
+    }
+}

@@ -1,0 +1,48 @@
+public import ArgumentParser
+import AppRepository
+
+/// `sign-in`: starts a session in the chosen store (replacing any other there).
+public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "sign-in",
+            abstract: "Sign in with email and password\(Kind.isAdminOnly ? " (admins only)" : ", or anonymously"), and keep the session in the store.",
+            discussion: "The password comes from --password-stdin, APP_PASSWORD, or a prompt without echo."
+        )
+    }
+
+    @OptionGroup public var global: GlobalOptions
+    @OptionGroup public var credentials: CredentialOptions
+
+    @Flag(help: "Sign in as a new anonymous member (no email or password).")
+    public var anonymous = false
+
+    public init() {}
+
+    public func validate() throws {
+        if anonymous, Kind.isAdminOnly {
+            throw ValidationError("anonymous members cannot be admins")
+        }
+        if anonymous, credentials.email != nil || credentials.passwordStdin {
+            throw ValidationError("--anonymous takes no email or password")
+        }
+    }
+
+    public func run() async throws {
+        try await Runner.run(global, purpose: .startSession, prepare: { () throws(CLIError) -> (email: String, password: String)? in
+            anonymous ? nil : (try credentials.resolvedEmail(), try credentials.resolvedPassword())
+        }) { context, login in
+            let member = if let login {
+                try await context.service.signIn(email: login.email, password: login.password)
+            } else {
+                try await context.service.signInAnonymously()
+            }
+            if Kind.isAdminOnly, member.role != .admin {
+                _ = try? await context.service.signOut()
+                try AdminCheck.requireAdmin(member)
+            }
+            Output.writeError("signed in as \(member.nickname)")
+            try context.output.show(member)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+public import ArgumentParser
+import AppRepository
+
+/// `sign-out`: ends the session here (the store is cleared) and on the server.
+public struct SignOutCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sign-out",
+        abstract: "Sign out: clear the store and end the session on the server.",
+        discussion: "Signing out locally always works, even offline; the server is told when it can be reached."
+    )
+
+    @OptionGroup public var global: GlobalOptions
+
+    public init() {}
+
+    struct Outcome: Encodable {
+        let wasSignedIn: Bool
+        let serverConfirmed: Bool
+    }
+
+    public func run() async throws {
+        try await Runner.run(global, purpose: .endSession) { context in
+            let result = try await context.service.signOut()
+            if let error = result.serverError {
+                Output.writeError("\(Program.name): signed out here; the server could not be told: \(error)")
+            }
+            try context.output.result(Outcome(wasSignedIn: result.wasSignedIn, serverConfirmed: result.serverConfirmed)) {
+                result.wasSignedIn ? "signed out" : "was not signed in"
+            }
+        }
+    }
+}

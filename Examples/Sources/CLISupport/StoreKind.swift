@@ -1,0 +1,12 @@
+public import ArgumentParser
+
+/// Where a program keeps the session's tokens (`--store`).
+public enum StoreKind: String, CaseIterable, Sendable, ExpressibleByArgument {
+    /// In memory: gone when the program ends. With `APP_EMAIL`/`APP_PASSWORD` set, each
+    /// command signs in first and out at the end (a one-shot session for CI).
+    case memory
+    /// A JSON file, mode 0600 in a 0700 folder. The tokens are readable by whoever can read it.
+    case file
+    /// A file encrypted with libsodium under a passphrase or a key file.
+    case encrypted
+}

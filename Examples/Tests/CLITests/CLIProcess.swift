@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs the built `app-member` and `app-admin` executables as a script would: standard input
+/// from /dev/null (never a terminal), a clean environment, output captured.
+struct CLIProcess {
+    struct Outcome: Sendable, CustomStringConvertible {
+        let status: Int32
+        let output: String
+        let errorOutput: String
+        let seconds: Double
+        let timedOut: Bool
+
+        var description: String {
+            "exit \(status)\(timedOut ? " (timed out)" : "") after \(String(format: "%.1f", seconds)) s\nstdout: \(output)\nstderr: \(errorOutput)"
+        }
+    }
+
+    /// A private folder (the store's default location, files the test writes).
+    let folder: URL
+    /// Variables set for every run, over a copy of the test's environment without any `APP_*`.
+    var environment: [String: String]
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(folder.path, 0o700)
+        environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        if let server = CLIEnvironment.serverURL { environment["APP_SERVER_URL"] = server }
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs `program` with `arguments`; stops it after `timeout` seconds.
+    func run(_ program: String, _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
+             timeout: Double = 60) async throws -> Outcome {
+        let executable = try Self.executable(program)
+        let id = UUID().uuidString
+        let outURL = folder.appendingPathComponent("\(id).out")
+        let errURL = folder.appendingPathComponent("\(id).err")
+        guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
+              FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+            throw TestSetupError("cannot create output files in \(folder.path)")
+        }
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        var inputURL = URL(fileURLWithPath: "/dev/null")
+        if let stdin {
+            inputURL = folder.appendingPathComponent("\(id).in")
+            try Data(stdin.utf8).write(to: inputURL)
+        }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_") }
+        env.merge(environment) { _, new in new }
+        env.merge(extra) { _, new in new }
+        process.environment = env
+        process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+
+        let started = Date()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+                return
+            }
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                // Still running after the timeout: end it (the outcome says it timed out).
+                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        return Outcome(
+            status: process.terminationStatus,
+            output: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            errorOutput: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
+            seconds: seconds,
+            timedOut: process.terminationReason == .uncaughtSignal && seconds >= timeout
+        )
+    }
+
+    /// The executable `swift build` put beside the test bundle (the test target depends on
+    /// both programs), or the one in `APP_CLI_BIN_DIR`.
+    static func executable(_ name: String) throws -> URL {
+        var folders: [URL] = []
+        if let dir = ProcessInfo.processInfo.environment["APP_CLI_BIN_DIR"] {
+            folders.append(URL(fileURLWithPath: dir))
+        }
+        #if os(Linux)
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        #endif
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        var searched: [String] = []
+        for start in folders {
+            var folder = start.standardizedFileURL
+            for _ in 0..<4 {
+                let candidate = folder.appendingPathComponent(name)
+                searched.append(candidate.path)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        throw TestSetupError("\(name) not found (run `swift build` in Examples first, or set APP_CLI_BIN_DIR); searched: \(searched.joined(separator: ", "))")
+    }
+}
+
+/// The exit codes the programs document (CLISupport's ExitStatus), repeated here on purpose:
+/// the tests check the documented numbers, not whatever the code says.
+enum Exit {
+    static let ok: Int32 = 0
+    static let usage: Int32 = 64
+    static let notSignedIn: Int32 = 65
+    static let store: Int32 = 66
+    static let server: Int32 = 67
+    static let forbidden: Int32 = 68
+    static let rejected: Int32 = 69
+}
