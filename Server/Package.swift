@@ -71,6 +71,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // To turn a database file back into an older schema (migration test).
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: testSwiftSettings
         ),

@@ -62,8 +62,13 @@ extension LiveServer {
             let stale = try SlowTestEnvironment.service(store: staleCopy)
             let staleEvents = stale.events()
 
-            try await testMode.expireAccessTokens()
-            _ = try await service.currentMember()            // refreshes and rotates
+            // The original refreshes twice, so the token the stale copy holds has a child
+            // that was used: presenting it again is reuse, not the retry of a lost response
+            // (which the server forgives within its grace period).
+            for _ in 0..<2 {
+                try await testMode.expireAccessTokens()
+                _ = try await service.currentMember()
+            }
             let error = await #expect(throws: SessionError.self) { try await stale.currentMember() }
             #expect(error?.kind == .sessionEnded)
             #expect(error?.reason == .refreshTokenRejected(.refreshTokenReused))

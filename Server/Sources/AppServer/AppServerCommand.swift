@@ -38,6 +38,9 @@ struct AppServerCommand: AsyncParsableCommand {
     @Option(help: "Refresh-token lifetime in seconds. [APP_REFRESH_TOKEN_LIFETIME, default 2592000 (30 days)]")
     var refreshTokenLifetime: Int?
 
+    @Option(help: "Seconds after its first use during which a used refresh token may be presented again as the retry of a lost response (while the token it issued is unused); 0 disables. [APP_REFRESH_REUSE_GRACE, default 30]")
+    var refreshReuseGrace: Int?
+
     @Option(help: "HS256 signing secret, at least 32 bytes. [APP_JWT_SECRET, default: generated once into <data-dir>/jwt-secret (mode 0600); random per run with :memory:]")
     var jwtSecret: String?
 
@@ -121,6 +124,7 @@ struct AppServerCommand: AsyncParsableCommand {
             jwtSecret: secret,
             accessTokenLifetime: .seconds(try integer(accessTokenLifetime, "APP_ACCESS_TOKEN_LIFETIME", name: "seconds") ?? 900),
             refreshTokenLifetime: .seconds(try integer(refreshTokenLifetime, "APP_REFRESH_TOKEN_LIFETIME", name: "seconds") ?? 30 * 24 * 3600),
+            refreshReuseGrace: .seconds(try integer(refreshReuseGrace, "APP_REFRESH_REUSE_GRACE", name: "seconds") ?? 30),
             admin: admin,
             bcryptCost: try integer(bcryptCost, "APP_BCRYPT_COST", name: "cost") ?? ServerConfiguration.defaultBcryptCost,
             testMode: testMode

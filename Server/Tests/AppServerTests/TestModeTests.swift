@@ -81,6 +81,40 @@ struct TestModeTests {
         }
     }
 
+    @Test("a refresh whose response a timed-out client never read can be retried within the grace period; with grace 0 it is reuse",
+          arguments: [30, 0])
+    func hangThenRetry(grace: Int) async throws {
+        let configuration = TestServer.configuration(testMode: true, refreshReuseGrace: grace)
+        try await TestServer.run(.live, configuration: configuration) { api in
+            let session = try await api.signUp("ada@example.com")
+            _ = try await api.send(.post, "/v1/_test/refresh-faults", json: #"{"mode":"hang","count":1,"seconds":0.3}"#)
+            // A client with a 0.1 s timeout gives up (and closes its connection); the server rotates anyway.
+            let port = try #require(api.client.port)
+            let refreshToken = session.tokens.refreshToken
+            await #expect(throws: (any Error).self) {
+                try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .milliseconds(100))) { client in
+                    _ = try await client.post(
+                        "/v1/auth/refresh", headers: [.contentType: "application/json"],
+                        body: ByteBuffer(string: #"{"refreshToken":"\#(refreshToken)"}"#)
+                    )
+                }
+            }
+            try await Task.sleep(for: .seconds(1.5))  // the hang is over and the token rotated
+
+            // The client kept its credentials and retries with the same refresh token.
+            let retry = try await api.refresh(refreshToken)
+            if grace > 0 {
+                #expect(retry.status == .ok)
+                let tokens = try retry.decode(RefreshResultDTO.self).tokens
+                #expect(try await api.send(.get, "/v1/members/me", token: tokens.accessToken).status == .ok)
+            } else {
+                #expect(retry.status == .unauthorized)
+                #expect(retry.errorCode == "refresh_token_reused")
+                #expect(try await api.send(.get, "/v1/members/me", token: session.tokens.accessToken).status == .unauthorized)
+            }
+        }
+    }
+
     @Test("drop closes the connection without a response and leaves the refresh token usable")
     func drop() async throws {
         try await TestServer.run(.live, configuration: TestServer.configuration(testMode: true)) { api in

@@ -21,22 +21,25 @@ struct TokenTests {
         }
     }
 
-    @Test("reusing a spent refresh token revokes the whole family")
+    @Test("reusing a spent refresh token whose child was used revokes the whole family")
     func reuseRevokesFamily() async throws {
         try await TestServer.run { api in
             let session = try await api.signUp("jack@example.com")
             let unrelated = try await api.signIn("jack@example.com", password: "password-1")
             let rotated = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
+            // The child is used: presenting its parent again cannot be the retry of a lost response,
+            // even within the reuse grace period.
+            let newest = try await api.refresh(rotated.refreshToken).decode(RefreshResultDTO.self).tokens
 
             let reuse = try await api.refresh(session.tokens.refreshToken)
             #expect(reuse.status == .unauthorized)
             #expect(reuse.errorCode == "refresh_token_reused")
 
             // The family's newest refresh token and its access tokens die with it.
-            let next = try await api.refresh(rotated.refreshToken)
+            let next = try await api.refresh(newest.refreshToken)
             #expect(next.status == .unauthorized)
             #expect(next.errorCode == "invalid_refresh_token")
-            for token in [rotated.accessToken, session.tokens.accessToken] {
+            for token in [newest.accessToken, rotated.accessToken, session.tokens.accessToken] {
                 let me = try await api.send(.get, "/v1/members/me", token: token)
                 #expect(me.status == .unauthorized)
                 #expect(me.errorCode == "invalid_token")

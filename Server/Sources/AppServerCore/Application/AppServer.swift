@@ -33,7 +33,8 @@ public enum AppServer {
             )
             let auth = AuthService(
                 database: database, accessTokens: accessTokens, passwords: PasswordHasher(cost: configuration.bcryptCost),
-                refreshTokenLifetime: configuration.refreshTokenLifetime, clock: clock
+                refreshTokenLifetime: configuration.refreshTokenLifetime,
+                refreshReuseGrace: configuration.refreshReuseGrace, clock: clock
             )
             if let admin = configuration.admin {
                 try await auth.ensureAdmin(admin, logger: logger)

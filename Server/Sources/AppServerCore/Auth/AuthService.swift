@@ -7,19 +7,30 @@ import Logging
 /// Each refresh consumes the presented refresh token and issues the next one in the same family;
 /// presenting a consumed token again revokes the whole family. Revoking a family kills its access
 /// tokens too, because ``AuthMiddleware`` checks `sid` on every request.
+///
+/// One exception, the *reuse grace period*: a consumed token presented again at most
+/// `refreshReuseGrace` after its first use, while the child its use issued has never been used,
+/// is a client retrying a refresh whose response it lost. The unused child is withdrawn and a
+/// fresh pair is issued in the same family.
 public struct AuthService: Sendable {
     let database: Database
     let accessTokens: AccessTokens
     let passwords: PasswordHasher
     let refreshTokenLifetime: Duration
+    /// How long after its first use a refresh token may be presented again as a retry; zero: never.
+    let refreshReuseGrace: Duration
     let clock: TimeSource
 
     /// Creates the service.
-    init(database: Database, accessTokens: AccessTokens, passwords: PasswordHasher, refreshTokenLifetime: Duration, clock: TimeSource) {
+    init(
+        database: Database, accessTokens: AccessTokens, passwords: PasswordHasher,
+        refreshTokenLifetime: Duration, refreshReuseGrace: Duration, clock: TimeSource
+    ) {
         self.database = database
         self.accessTokens = accessTokens
         self.passwords = passwords
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshReuseGrace = refreshReuseGrace
         self.clock = clock
     }
 
@@ -76,29 +87,58 @@ public struct AuthService: Sendable {
     }
 
     /// Rotates a refresh token: consumes it and returns a new pair in the same session family.
-    /// - Throws: 401 `refresh_token_reused` (after revoking the family) when the token was already
-    ///   used; 401 `invalid_refresh_token` when it is unknown, expired or its family is revoked.
+    ///
+    /// A token that was already used is reuse, unless it is a retry of a lost response: presented
+    /// at most ``refreshReuseGrace`` after its first use, in a live family, while the child its use
+    /// issued has never been used. Then the child is withdrawn (presenting it later is reuse) and a
+    /// fresh pair is issued. A withdrawn token presented again is reuse too.
+    /// - Throws: 401 `refresh_token_reused` (after revoking the family) on reuse;
+    ///   401 `invalid_refresh_token` when the token is unknown, expired or its family is revoked.
     func refresh(refreshToken: String) async throws -> TokensDTO {
         let hash = RandomToken.hash(refreshToken)
         let now = clock.now()
         // Reuse must commit the revocation, so the transaction returns the outcome instead of throwing.
         let outcome: RefreshOutcome = try await database.transaction { transaction in
             guard let record = try await SessionStore.findRefreshToken(hash: hash, in: transaction) else { return .invalid }
-            if record.isUsed {
+            if record.isUsed || record.isWithdrawn {
+                if let child = try await unusedChildWithinGrace(of: record, now: now, in: transaction),
+                   let member = try await MemberStore.find(id: record.memberID, in: transaction) {
+                    // Taken as the retry of a refresh whose response was lost: nobody should hold the child.
+                    try await SessionStore.withdraw(hash: child, now: now, in: transaction)
+                    let tokens = try await issueTokens(for: member, sessionID: record.sessionID, now: now, in: transaction)
+                    try await SessionStore.replaceChild(hash: hash, with: RandomToken.hash(tokens.refreshToken), in: transaction)
+                    return .rotated(tokens)
+                }
                 try await SessionStore.revoke(sessionID: record.sessionID, now: now, in: transaction)
                 return .reused
             }
             guard !record.isSessionRevoked, now < record.expiresAt,
                   let member = try await MemberStore.find(id: record.memberID, in: transaction)
             else { return .invalid }
-            try await SessionStore.markUsed(hash: hash, now: now, in: transaction)
-            return .rotated(try await issueTokens(for: member, sessionID: record.sessionID, now: now, in: transaction))
+            let tokens = try await issueTokens(for: member, sessionID: record.sessionID, now: now, in: transaction)
+            try await SessionStore.markUsed(hash: hash, replacedBy: RandomToken.hash(tokens.refreshToken), now: now, in: transaction)
+            return .rotated(tokens)
         }
         switch outcome {
         case .rotated(let tokens): return tokens
         case .reused: throw APIError.refreshTokenReused
         case .invalid: throw APIError.invalidRefreshToken
         }
+    }
+
+    /// The hash of the child of a used token when presenting the token again is a retry of a lost
+    /// response: the grace period is on, the family is live, the first use was at most
+    /// ``refreshReuseGrace`` ago (whole seconds), and the child has been neither used nor withdrawn.
+    private func unusedChildWithinGrace(
+        of record: RefreshTokenRecord, now: Date, in transaction: Transaction
+    ) async throws -> String? {
+        guard refreshReuseGrace > .zero, !record.isWithdrawn, !record.isSessionRevoked,
+              let usedAt = record.usedAt, now.wholeSeconds.timeIntervalSince(usedAt) <= refreshReuseGrace.timeInterval,
+              let childHash = record.replacedBy,
+              let child = try await SessionStore.findRefreshToken(hash: childHash, in: transaction),
+              !child.isUsed, !child.isWithdrawn
+        else { return nil }
+        return childHash
     }
 
     /// Ends the session family of `refreshToken`, which must belong to the caller.

@@ -17,6 +17,10 @@ public struct ServerConfiguration: Sendable {
     public var accessTokenLifetime: Duration
     /// How long a refresh token is valid after it was issued.
     public var refreshTokenLifetime: Duration
+    /// How long after its first use a used refresh token may be presented again as the retry of a
+    /// lost response (its unused child is withdrawn and a fresh pair issued) instead of counting
+    /// as reuse. Zero disables the grace period: every second use is reuse.
+    public var refreshReuseGrace: Duration
     /// An account to create (or promote) as admin at start.
     public var admin: AdminAccount?
     /// The bcrypt cost factor for password hashes (4...31).
@@ -30,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public static let defaultAccessTokenLifetime: Duration = .seconds(900)
     /// The default refresh-token lifetime: 30 days.
     public static let defaultRefreshTokenLifetime: Duration = .seconds(30 * 24 * 3600)
+    /// The default refresh-token reuse grace period: 30 seconds.
+    public static let defaultRefreshReuseGrace: Duration = .seconds(30)
     /// The default bcrypt cost.
     public static let defaultBcryptCost = 12
 
@@ -41,6 +47,7 @@ public struct ServerConfiguration: Sendable {
         jwtSecret: String,
         accessTokenLifetime: Duration = Self.defaultAccessTokenLifetime,
         refreshTokenLifetime: Duration = Self.defaultRefreshTokenLifetime,
+        refreshReuseGrace: Duration = Self.defaultRefreshReuseGrace,
         admin: AdminAccount? = nil,
         bcryptCost: Int = Self.defaultBcryptCost,
         testMode: Bool = false
@@ -51,6 +58,7 @@ public struct ServerConfiguration: Sendable {
         self.jwtSecret = jwtSecret
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshReuseGrace = refreshReuseGrace
         self.admin = admin
         self.bcryptCost = bcryptCost
         self.testMode = testMode
@@ -65,6 +73,7 @@ public struct ServerConfiguration: Sendable {
         }
         guard accessTokenLifetime >= .seconds(1) else { throw .invalid("access token lifetime must be at least 1 second") }
         guard refreshTokenLifetime >= .seconds(1) else { throw .invalid("refresh token lifetime must be at least 1 second") }
+        guard refreshReuseGrace >= .zero else { throw .invalid("refresh reuse grace must be 0 or more seconds") }
         guard (4...31).contains(bcryptCost) else { throw .invalid("bcrypt cost must be 4...31, got \(bcryptCost)") }
         if let admin {
             guard Validation.isValidEmail(admin.email) else { throw .invalid("admin email is not a valid email address") }

@@ -92,7 +92,16 @@ enum Schema {
             )
             """,
             "CREATE INDEX reports_reporter ON reports(reporter_id)",
-        ]
+        ],
+        // 2: the reuse grace period. `replaced_by` is the hash of the refresh token that the
+        // latest use of this one issued (its child); `withdrawn_at` marks a child taken back
+        // because its parent was presented again within the grace period (a lost response).
+        // Rows of an older database get NULL in both: a used token without a known child is
+        // never a retry, so it stays strict reuse.
+        [
+            "ALTER TABLE refresh_tokens ADD COLUMN replaced_by TEXT",
+            "ALTER TABLE refresh_tokens ADD COLUMN withdrawn_at INTEGER",
+        ],
     ]
 
     /// Applies the migrations the database has not seen yet, each in its own transaction.

@@ -6,8 +6,16 @@ struct RefreshTokenRecord: Sendable {
     var sessionID: String
     var memberID: UUID
     var expiresAt: Date
-    var isUsed: Bool
+    /// When the token was first used (whole seconds); `nil` while unused.
+    var usedAt: Date?
+    /// The hash of the token that the latest use of this one issued (its child), when known.
+    var replacedBy: String?
+    /// Whether the token was taken back because its parent was presented again within the reuse
+    /// grace period (the response that carried it was presumed lost).
+    var isWithdrawn: Bool
     var isSessionRevoked: Bool
+
+    var isUsed: Bool { usedAt != nil }
 }
 
 /// SQL for session families (`sessions`) and their refresh tokens (`refresh_tokens`).
@@ -31,7 +39,7 @@ enum SessionStore {
     static func findRefreshToken(hash: String, in transaction: Transaction) async throws(DatabaseError) -> RefreshTokenRecord? {
         guard let row = try await transaction.query(
             """
-            SELECT r.session_id, r.expires_at, r.used_at, s.member_id, s.revoked_at
+            SELECT r.session_id, r.expires_at, r.used_at, r.replaced_by, r.withdrawn_at, s.member_id, s.revoked_at
             FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id
             WHERE r.token_hash = ?
             """,
@@ -42,13 +50,31 @@ enum SessionStore {
         }
         return RefreshTokenRecord(
             sessionID: try row.string("session_id"), memberID: memberID, expiresAt: try row.date("expires_at"),
-            isUsed: row.optionalInt("used_at") != nil, isSessionRevoked: row.optionalInt("revoked_at") != nil
+            usedAt: row.optionalInt("used_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            replacedBy: row.optionalString("replaced_by"), isWithdrawn: row.optionalInt("withdrawn_at") != nil,
+            isSessionRevoked: row.optionalInt("revoked_at") != nil
         )
     }
 
-    static func markUsed(hash: String, now: Date, in transaction: Transaction) async throws(DatabaseError) {
+    /// Marks a token used and records the child its use issued.
+    static func markUsed(hash: String, replacedBy child: String, now: Date, in transaction: Transaction) async throws(DatabaseError) {
         try await transaction.execute(
-            "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", [.int(Int(now.timeIntervalSince1970)), .text(hash)]
+            "UPDATE refresh_tokens SET used_at = ?, replaced_by = ? WHERE token_hash = ?",
+            [.int(Int(now.timeIntervalSince1970)), .text(child), .text(hash)]
+        )
+    }
+
+    /// Records a new child for an already used token (a retry within the grace period); `used_at`
+    /// keeps the first use, so the grace period never grows.
+    static func replaceChild(hash: String, with child: String, in transaction: Transaction) async throws(DatabaseError) {
+        try await transaction.execute("UPDATE refresh_tokens SET replaced_by = ? WHERE token_hash = ?", [.text(child), .text(hash)])
+    }
+
+    /// Takes back an unused token: presenting it later counts as reuse.
+    static func withdraw(hash: String, now: Date, in transaction: Transaction) async throws(DatabaseError) {
+        try await transaction.execute(
+            "UPDATE refresh_tokens SET withdrawn_at = ? WHERE token_hash = ? AND withdrawn_at IS NULL",
+            [.int(Int(now.timeIntervalSince1970)), .text(hash)]
         )
     }
 

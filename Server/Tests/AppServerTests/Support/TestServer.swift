@@ -31,10 +31,14 @@ enum TestServer {
     static let adminEmail = "admin@example.com"
     static let adminPassword = "admin-password"
 
-    static func configuration(testMode: Bool = false, accessTokenLifetime: Int = 900, refreshTokenLifetime: Int = 3600) -> ServerConfiguration {
+    static func configuration(
+        testMode: Bool = false, accessTokenLifetime: Int = 900, refreshTokenLifetime: Int = 3600,
+        refreshReuseGrace: Int = 30, database: DatabaseLocation = .memory
+    ) -> ServerConfiguration {
         ServerConfiguration(
-            host: "127.0.0.1", port: 0, database: .memory, jwtSecret: secret,
+            host: "127.0.0.1", port: 0, database: database, jwtSecret: secret,
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
+            refreshReuseGrace: .seconds(refreshReuseGrace),
             admin: AdminAccount(email: adminEmail, password: adminPassword), bcryptCost: 4, testMode: testMode
         )
     }
