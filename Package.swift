@@ -49,6 +49,13 @@ let package = Package(
             path: "Tests/TokenStoreProbe",
             swiftSettings: swiftSettings
         ),
+        // Benchmarks against the reference server (scripts/bench, release mode).
+        .executableTarget(
+            name: "SDKBenchmarks",
+            dependencies: ["AppRepository", "NetworkService", "TokenStore"],
+            path: "Tests/Benchmarks",
+            swiftSettings: swiftSettings
+        ),
         // Finding and spawning those probes, shared by both test targets.
         .target(
             name: "ProcessTestSupport",

@@ -50,6 +50,9 @@ public protocol Endpoint: Sendable {
     var body: RequestBody { get }
     /// Whether the endpoint needs an access token; `.bearer` by default.
     var authentication: EndpointAuthentication { get }
+    /// Secrets the request carries besides the access token (a password, a refresh
+    /// token): redacted from every error if the server echoes them back. None by default.
+    var secrets: [String] { get }
 }
 
 extension Endpoint {
@@ -61,6 +64,8 @@ extension Endpoint {
     public var body: RequestBody { .none }
     /// Bearer authentication.
     public var authentication: EndpointAuthentication { .bearer }
+    /// No secrets besides the access token.
+    public var secrets: [String] { [] }
 
     /// `POST /v1/posts`, the method and rendered path (no query): what errors name.
     public var summary: String { "\(method.rawValue) \(path.rendered)" }

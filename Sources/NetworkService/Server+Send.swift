@@ -18,7 +18,7 @@ extension Server {
     public func send<Response: Decodable & Sendable>(
         _ endpoint: some Endpoint, as type: Response.Type = Response.self, accessToken: AccessToken? = nil
     ) async throws(NetworkError) -> Response {
-        let secrets = accessToken.map { [$0.rawValue] } ?? []
+        let secrets = (accessToken.map { [$0.rawValue] } ?? []) + endpoint.secrets
         let (data, response) = try await perform(endpoint, accessToken: accessToken)
         do {
             return try JSONCoding.makeDecoder().decode(Response.self, from: data)
@@ -81,7 +81,7 @@ extension Server {
     /// Sends the request and turns every failure into a ``NetworkError``; returns 2xx only.
     private func perform(_ endpoint: some Endpoint, accessToken: AccessToken?) async throws(NetworkError) -> (Data, HTTPResponse) {
         let request = try makeRequest(for: endpoint, accessToken: accessToken)
-        let secrets = accessToken.map { [$0.rawValue] } ?? []
+        let secrets = (accessToken.map { [$0.rawValue] } ?? []) + endpoint.secrets
         func failure(_ kind: NetworkError.Kind, _ underlying: any Error) -> NetworkError {
             NetworkError(kind: kind, method: endpoint.method, path: endpoint.path.rendered, underlying: underlying)
         }

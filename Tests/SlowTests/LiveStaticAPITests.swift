@@ -57,19 +57,32 @@ extension LiveServer {
             let server = try SlowTestEnvironment.server()
             let session = try await SlowTestEnvironment.signUp()
             let rotated = try await AuthAPI.refresh(refreshToken: session.tokens.refreshToken, server: server)
+            let newest = try await AuthAPI.refresh(refreshToken: rotated.refreshToken, server: server)
+            // The chain went on from the first token, so presenting it again is reuse.
             let reuse = await #expect(throws: NetworkError.self) {
                 try await AuthAPI.refresh(refreshToken: session.tokens.refreshToken, server: server)
             }
             #expect(reuse?.statusCode == 401)
             #expect(reuse?.serverErrorCode == .refreshTokenReused)
             let familyRevoked = await #expect(throws: NetworkError.self) {
-                try await AuthAPI.refresh(refreshToken: rotated.refreshToken, server: server)
+                try await AuthAPI.refresh(refreshToken: newest.refreshToken, server: server)
             }
             #expect(familyRevoked?.serverErrorCode == .invalidRefreshToken)
             let accessRevoked = await #expect(throws: NetworkError.self) {
-                try await MemberAPI.fetchMe(server: server, accessToken: rotated.accessToken)
+                try await MemberAPI.fetchMe(server: server, accessToken: newest.accessToken)
             }
             #expect(accessRevoked?.statusCode == 401)
+        }
+
+        @Test("a refresh retried because its answer was lost gets new tokens within the server's grace period")
+        func lostRefreshAnswerIsForgiven() async throws {
+            let server = try SlowTestEnvironment.server()
+            let session = try await SlowTestEnvironment.signUp()
+            let lost = try await AuthAPI.refresh(refreshToken: session.tokens.refreshToken, server: server)
+            let retried = try await AuthAPI.refresh(refreshToken: session.tokens.refreshToken, server: server)
+            #expect(retried.refreshToken != lost.refreshToken)
+            #expect(try await MemberAPI.fetchMe(server: server, accessToken: retried.accessToken).id == session.member.id)
+            _ = try await AuthAPI.refresh(refreshToken: retried.refreshToken, server: server)
         }
 
         @Test("MemberAPI: fetch, rename and delete the account")

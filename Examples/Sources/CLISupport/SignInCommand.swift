@@ -32,14 +32,22 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
         try await Runner.run(global, purpose: .startSession, prepare: { () throws(CLIError) -> (email: String, password: String)? in
             anonymous ? nil : (try credentials.resolvedEmail(), try credentials.resolvedPassword())
         }) { context, login in
-            let member = if let login {
-                try await context.service.signIn(email: login.email, password: login.password)
+            let member: Member
+            if let login, Kind.isAdminOnly {
+                // Look at the role before keeping anything: a member's sign-in must not
+                // replace the session already in the store.
+                let session = try await AuthAPI.signIn(email: login.email, password: login.password,
+                                                       server: context.service.server)
+                if session.member.role != .admin {
+                    try? await AuthAPI.signOut(refreshToken: session.tokens.refreshToken, server: context.service.server,
+                                               accessToken: session.tokens.accessToken)
+                    try AdminCheck.requireAdmin(session.member)
+                }
+                member = try await context.service.startSession(session)
+            } else if let login {
+                member = try await context.service.signIn(email: login.email, password: login.password)
             } else {
-                try await context.service.signInAnonymously()
-            }
-            if Kind.isAdminOnly, member.role != .admin {
-                _ = try? await context.service.signOut()
-                try AdminCheck.requireAdmin(member)
+                member = try await context.service.signInAnonymously()
             }
             Output.writeError("signed in as \(member.nickname)")
             try context.output.show(member)

@@ -29,6 +29,19 @@ extension CLITests {
             #expect(after.status == Exit.notSignedIn, "\(after)")
         }
 
+        @Test("app-admin sign-in as a member on the member's own store keeps the member's session", .liveServer)
+        func refusedSignInKeepsStore() async throws {
+            let cli = try CLIProcess()
+            defer { cli.remove() }
+            let email = try await cli.signUp(cli.fileStore())
+            let before = try cli.storedTokens()
+            let outcome = try await cli.run("app-admin", ["sign-in"] + cli.fileStore(),
+                                            environment: ["APP_EMAIL": email, "APP_PASSWORD": CLIProcess.password])
+            #expect(outcome.status == Exit.forbidden, "\(outcome)")
+            #expect(try cli.storedTokens() == before)
+            #expect(try await cli.run("app-member", ["whoami"] + cli.fileStore()).status == Exit.ok)
+        }
+
         @Test("a member's 403 from the server (deleting someone else's post) exits with 68", .liveServer)
         func serverForbidden() async throws {
             let cli = try CLIProcess()

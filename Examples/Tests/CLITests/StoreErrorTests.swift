@@ -36,6 +36,21 @@ extension CLITests {
             #expect(wrong.errorOutput.contains("passphrase"))
         }
 
+        @Test("signing in with a mistyped passphrase leaves the existing encrypted store as it was", .liveServer)
+        func mistypedPassphraseKeepsStore() async throws {
+            let cli = try CLIProcess()
+            defer { cli.remove() }
+            try await cli.signUp(cli.encryptedStore(), environment: ["APP_STORE_PASSPHRASE": "the right one"])
+            let url = URL(fileURLWithPath: cli.path("member.enc"))
+            let before = try Data(contentsOf: url)
+            let retry = try await cli.run("app-member", ["sign-in", "--anonymous"] + cli.encryptedStore(),
+                                          environment: ["APP_STORE_PASSPHRASE": "the rihgt one"])
+            #expect(retry.status == Exit.store, "\(retry)")
+            #expect(try Data(contentsOf: url) == before)
+            let right = try await cli.run("app-member", ["whoami"] + cli.encryptedStore(), environment: ["APP_STORE_PASSPHRASE": "the right one"])
+            #expect(right.status == Exit.ok, "\(right)")
+        }
+
         @Test("a modified encrypted file", .liveServer)
         func modifiedFile() async throws {
             let cli = try CLIProcess()

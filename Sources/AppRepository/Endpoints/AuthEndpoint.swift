@@ -40,6 +40,14 @@ enum AuthEndpoint: Endpoint {
         }
     }
 
+    var secrets: [String] {
+        switch self {
+        case let .signUp(_, password, _), let .signIn(_, password): [password]
+        case let .refresh(refreshToken), let .signOut(refreshToken): [refreshToken]
+        case .anonymous: []
+        }
+    }
+
     struct SignUpBody: Encodable, Sendable {
         let email: String
         let password: String
@@ -54,4 +62,11 @@ enum AuthEndpoint: Endpoint {
     struct RefreshTokenBody: Encodable, Sendable {
         let refreshToken: String
     }
+}
+
+extension AuthEndpoint: CustomStringConvertible, CustomReflectable {
+    /// The route only: never the password or refresh token the case carries.
+    var description: String { "AuthEndpoint(\(summary))" }
+    /// A mirror without the password or refresh token.
+    var customMirror: Mirror { Mirror(self, children: ["route": summary]) }
 }

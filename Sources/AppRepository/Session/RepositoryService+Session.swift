@@ -30,13 +30,16 @@ extension RepositoryService {
     /// when there was a session.
     ///
     /// - Returns: whether there was a session and whether the server confirmed the sign-out.
-    /// - Throws: ``TokenStoreError`` only when the store could not be cleared.
+    /// - Throws: ``TokenStoreError`` when the store cannot be read (a wrong passphrase, a
+    ///   modified file) or cleared; the store is then left as it was, since its session could
+    ///   not be ended on the server. Call `tokenStore.clear()` to discard it anyway (the file
+    ///   is moved aside, not deleted).
     @discardableResult
     public func signOut() async throws -> SignOutResult {
         await coordinator.startNewGeneration()
         let credentials = try await tokenStore.withExclusiveAccess { [tokenStore] in
-            let credentials = try? await tokenStore.load()
-            try await tokenStore.clear()
+            let credentials = try await tokenStore.load()
+            if credentials != nil { try await tokenStore.clear() }
             return credentials
         }
         guard let credentials else {
@@ -63,9 +66,13 @@ extension RepositoryService {
     /// Deletes the member's account on the server, then clears the store; sends
     /// `signedOut(.accountDeleted)`.
     public func deleteAccount() async throws {
+        let memberID = try await signedInMemberID()
         try await request { server, token in try await MemberAPI.deleteMe(server: server, accessToken: token) }
         await coordinator.startNewGeneration()
-        try await tokenStore.withExclusiveAccess { [tokenStore] in try await tokenStore.clear() }
+        try await tokenStore.withExclusiveAccess { [tokenStore] in
+            // Another program may have signed in as someone else meanwhile: keep that session.
+            if try await tokenStore.load()?.memberID == memberID { try await tokenStore.clear() }
+        }
         broadcaster.send(.signedOut(.accountDeleted))
     }
 
@@ -83,6 +90,20 @@ extension RepositoryService {
     /// The id of the member whose credentials are stored, if any.
     public func signedInMemberID() async throws -> String? {
         try await tokenStore.load()?.memberID
+    }
+
+    /// Keeps a session obtained through ``AuthAPI`` directly: saves its credentials
+    /// (replacing any other) and sends `signedIn`. For front ends that look at the member
+    /// before keeping the session (an admin tool refusing members, say):
+    ///
+    /// ```swift
+    /// let session = try await AuthAPI.signIn(email: email, password: password, server: service.server)
+    /// guard session.member.role == .admin else { … }   // nothing stored yet
+    /// try await service.startSession(session)
+    /// ```
+    @discardableResult
+    public func startSession(_ session: AuthSession) async throws -> Member {
+        try await begin(session)
     }
 
     /// Saves a new session's credentials (replacing any other) and tells subscribers.

@@ -70,8 +70,14 @@ public final class RepositoryService: Sendable {
         }
         var refreshed = false
         if credentials.accessTokenExpires(within: configuration.refreshLeeway, of: configuration.now()) {
-            credentials = try await refresh(after: credentials)
-            refreshed = true
+            do {
+                credentials = try await refresh(after: credentials)
+                refreshed = true
+            } catch let error as SessionError where error.kind == .refreshFailed || error.kind == .refreshLimitExceeded {
+                // Refreshing ahead failed for a reason that may pass, but the token has not
+                // expired yet: use it; a 401 later refreshes again.
+                guard let expiresAt = credentials.accessTokenExpiresAt, expiresAt > configuration.now() else { throw error }
+            }
         }
         do {
             return try await handler(server, AccessToken(credentials.accessToken))
@@ -84,19 +90,25 @@ public final class RepositoryService: Sendable {
     /// New credentials to replace `failed`: from the refresh in flight, from the store when
     /// another writer already replaced them, or from the server.
     private func refresh(after failed: Credentials) async throws -> Credentials {
-        try await coordinator.refresh { [self] generation in
-            try await tokenStore.withExclusiveAccess {
-                try await refreshInsideExclusiveSection(after: failed, generation: generation)
+        do {
+            return try await coordinator.refresh { [self] generation in
+                try await tokenStore.withExclusiveAccess {
+                    try await refreshInsideExclusiveSection(after: failed, generation: generation)
+                }
             }
+        } catch is CancellationError where !Task.isCancelled {
+            // The shared refresh was cancelled by a sign-in or sign-out of this service,
+            // not by this caller: the session this call was made for is over.
+            throw SessionError(.sessionChanged)
         }
     }
 
     private func refreshInsideExclusiveSection(after failed: Credentials, generation: Int) async throws -> Credentials {
         guard let stored = try await tokenStore.load() else {
-            throw SessionError(.sessionEnded, reason: .userSignedOut)
+            throw await sessionEndedElsewhere(.endedElsewhere, generation: generation)
         }
         guard stored.memberID == failed.memberID else {
-            throw SessionError(.sessionChanged)
+            throw await sessionEndedElsewhere(.replacedByAnotherMember, generation: generation)
         }
         let now = configuration.now()
         if stored.accessToken != failed.accessToken,
@@ -114,7 +126,7 @@ public final class RepositoryService: Sendable {
             }
             if let reason = configuration.refreshFailureRule.sessionEndingReason(error) {
                 try await tokenStore.clear()
-                await coordinator.endGeneration(from: generation)
+                _ = await coordinator.endGeneration(from: generation)
                 broadcaster.send(.signedOut(reason))
                 throw SessionError(.sessionEnded, reason: reason, underlying: error)
             }
@@ -127,6 +139,16 @@ public final class RepositoryService: Sendable {
         try await tokenStore.save(renewed)
         broadcaster.send(.refreshed(memberID: renewed.memberID))
         return renewed
+    }
+
+    /// The error for a session that another process ended (or replaced) while this one
+    /// waited; subscribers hear of it once, unless this service already ended it itself.
+    private func sessionEndedElsewhere(_ reason: SignOutReason, generation: Int) async -> SessionError {
+        if await coordinator.endGeneration(from: generation) {
+            broadcaster.send(.signedOut(reason))
+            return SessionError(reason == .replacedByAnotherMember ? .sessionChanged : .sessionEnded, reason: reason)
+        }
+        return SessionError(.sessionEnded, reason: .userSignedOut)
     }
 
     /// Credentials from tokens the server just issued. Expiry is counted from now on this

@@ -42,9 +42,12 @@ actor SessionCoordinator {
         inFlight = nil
     }
 
-    /// The session ended inside a refresh (the server refused the refresh token).
-    func endGeneration(from startedIn: Int) {
-        if generation == startedIn { generation += 1 }
+    /// The session ended inside a refresh (the server refused the refresh token, or another
+    /// process ended it). Returns false when a sign-in or sign-out here already moved on.
+    func endGeneration(from startedIn: Int) -> Bool {
+        guard generation == startedIn else { return false }
+        generation += 1
+        return true
     }
 
     /// Counts a refresh about to reach the server, or throws when the window is full.

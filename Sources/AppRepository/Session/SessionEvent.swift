@@ -29,6 +29,10 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
     /// The server refused the refresh token (for example `invalid_refresh_token`, or
     /// `refresh_token_reused` after another device used a stolen or stale copy).
     case refreshTokenRejected(ServerErrorCode?)
+    /// Another process sharing the token store signed out (the store was found empty).
+    case endedElsewhere
+    /// Another process sharing the token store signed in as a different member.
+    case replacedByAnotherMember
 
     /// For example `the server rejected the refresh token (refresh_token_reused)`.
     public var description: String {
@@ -37,6 +41,8 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
         case .accountDeleted: "the account was deleted"
         case let .refreshTokenRejected(code):
             "the server rejected the refresh token" + (code.map { " (\($0))" } ?? "")
+        case .endedElsewhere: "signed out by another program sharing the token store"
+        case .replacedByAnotherMember: "another member signed in through another program sharing the token store"
         }
     }
 }

@@ -122,6 +122,10 @@ struct StoreFile: Sendable {
             try await validate(bytes)
             return true
         } catch {
+            // Only a file that is itself bad is moved aside; an I/O error, a lock or key
+            // problem says nothing about the file, and moving a good file would lose it.
+            let fileIsBad: Set<TokenStoreError.Kind> = [.unreadable, .decryptionFailed, .unsupportedFormatVersion, .insecurePermissions]
+            guard fileIsBad.contains(error.kind) else { throw error }
             guard Posix.exists(path) else { return false }
             try moveAside()
             return false

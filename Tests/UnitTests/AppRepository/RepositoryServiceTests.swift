@@ -89,6 +89,40 @@ struct RepositoryServiceTests {
         #expect(fake.unauthorizedResponses == 0)
     }
 
+    @Test("when refreshing ahead fails but the token has not expired yet, the call goes ahead with it")
+    func proactiveRefreshFailureUsesValidToken() async throws {
+        let credentials = fake.issueCredentials(expiresIn: 30)
+        let store = InMemoryTokenStore(credentials: credentials)
+        let service = makeService(store: store)
+        fake.setRefreshBehaviour(.serverError)
+        _ = try await service.members.fetchMe()
+        #expect(fake.refreshRequests == 1)
+        #expect(try await store.load() == credentials)
+    }
+
+    @Test("a session another program ended while this call waited ends here too, with one signedOut event")
+    func sessionEndedElsewhere() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        let events = service.events()
+        fake.expireAllAccessTokens()
+        let error = await #expect(throws: SessionError.self) {
+            try await service.request { server, token in
+                do {
+                    return try await MemberAPI.fetchMe(server: server, accessToken: token)
+                } catch {
+                    try await store.clear()          // another program signs out meanwhile
+                    throw error
+                }
+            }
+        }
+        #expect(error?.kind == .sessionEnded)
+        #expect(error?.reason == .endedElsewhere)
+        #expect(fake.refreshRequests == 0)
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .signedOut(.endedElsewhere))
+    }
+
     @Test("a 401 after a successful refresh is returned to the caller, after one refresh only")
     func secondUnauthorizedGoesToCaller() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials())

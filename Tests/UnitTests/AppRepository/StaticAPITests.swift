@@ -171,4 +171,19 @@ struct StaticAPITests {
         func open<T: Equatable>(_ lhs: T) -> Bool { (rhs as? T) == lhs }
         return open(lhs)
     }
+
+    @Test("a server that echoes the password or refresh token back does not make an error show it")
+    func echoedSecretsAreRedacted() async throws {
+        let echo = TestTransport { request in
+            let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+            return .json(400, #"{"error":{"code":"invalid_request","message":"bad body \#(body.replacingOccurrences(of: "\"", with: "'"))"}}"#)
+        }
+        let server = try Server(baseURL: "https://api.example.com", transport: echo)
+        let signIn = await #expect(throws: NetworkError.self) {
+            try await AuthAPI.signIn(email: "kim@example.com", password: "hunter2", server: server)
+        }
+        #expect(signIn?.description.contains("hunter2") == false, "\(String(describing: signIn))")
+        let refresh = await #expect(throws: NetworkError.self) { try await AuthAPI.refresh(refreshToken: "r-42", server: server) }
+        #expect(refresh?.description.contains("r-42") == false, "\(String(describing: refresh))")
+    }
 }

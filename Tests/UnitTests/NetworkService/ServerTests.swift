@@ -26,4 +26,17 @@ struct ServerTests {
             #expect(error.description == "invalid server URL \"ftp://example.com\": the scheme must be http or https")
         }
     }
+
+    @Test("the error for a bad URL never shows its user info or query", arguments: [
+        "ftp://kim:hunter2secret@example.com", "https://example.com/?token=hunter2secret", "https://example.com/#hunter2secret",
+    ])
+    func errorHidesSecrets(text: String) {
+        do {
+            _ = try Server(baseURL: text)
+            Issue.record("expected an error")
+        } catch {
+            #expect(!error.description.contains("hunter2secret"), "\(error)")
+            #expect(error.description.contains("<redacted>"))
+        }
+    }
 }
