@@ -14,7 +14,7 @@ struct SignOutStoreErrorTests {
                                                 attributes: [.posixPermissions: 0o700])
         let file = folder.appendingPathComponent("credentials.json")
         let garbage = Data("{\"version\":1,\"credentials\":{\"accessTo".utf8)
-        FileManager.default.createFile(atPath: file.path, contents: garbage, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: file.path, contents: garbage, attributes: [.posixPermissions: 0o600])
 
         let fake = try FakeAppServer(clock: TestClock())
         let service = RepositoryService(server: fake.server, tokenStore: FileTokenStore(fileURL: file))
