@@ -30,14 +30,17 @@ public final class FileTokenStore: TokenStore, CustomStringConvertible {
         /// them with ``TokenStoreError/Kind/insecurePermissions``. Off by default.
         public var allowsInsecurePermissions: Bool
         /// How long to wait for the exclusive section while another process holds it before
-        /// failing with ``TokenStoreError/Kind/lockFailed``; `nil` (the default) waits as long as it takes.
+        /// failing with ``TokenStoreError/Kind/lockFailed``; `nil` waits as long as it takes. Default two minutes.
         public var lockTimeout: Duration?
 
         /// Creates options.
         /// - Parameters:
         ///   - allowsInsecurePermissions: Read files that group or others can access. Off by default.
-        ///   - lockTimeout: The longest wait for another process's exclusive section; `nil` waits as long as it takes.
-        public init(allowsInsecurePermissions: Bool = false, lockTimeout: Duration? = nil) {
+        ///   - lockTimeout: The longest wait for another process's exclusive section before
+        ///     ``TokenStoreError/Kind/lockFailed``; `nil` waits as long as it takes. The default,
+        ///     two minutes, outlasts any refresh but not a process that was stopped (Ctrl-Z)
+        ///     while holding the section.
+        public init(allowsInsecurePermissions: Bool = false, lockTimeout: Duration? = .seconds(120)) {
             self.allowsInsecurePermissions = allowsInsecurePermissions
             self.lockTimeout = lockTimeout
         }

@@ -23,15 +23,38 @@ actor SessionCoordinator {
     var currentGeneration: Int { generation }
 
     /// Joins the refresh in flight, or starts `perform` as the new one.
+    ///
+    /// The refresh runs in a task of its own, so one caller giving up cannot interrupt a
+    /// rotation half way; a cancelled caller stops waiting at once with `CancellationError`.
     func refresh(_ perform: @escaping @Sendable (_ generation: Int) async throws -> Credentials) async throws -> Credentials {
         if let inFlight {
-            return try await inFlight.value
+            return try await Self.result(of: inFlight)
         }
         let startedIn = generation
         let task = Task { try await perform(startedIn) }
         inFlight = task
         defer { if inFlight == task { inFlight = nil } }
-        return try await task.value
+        return try await Self.result(of: task)
+    }
+
+    /// The task's result, or `CancellationError` as soon as the waiting task is cancelled.
+    private static func result(of task: Task<Credentials, any Error>) async throws -> Credentials {
+        let waiter = Locked<CheckedContinuation<Credentials, any Error>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled {
+                    waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+                    return
+                }
+                Task {
+                    let result = await task.result
+                    waiter.withLock { $0.take() }?.resume(with: result)
+                }
+            }
+        } onCancel: {
+            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+        }
     }
 
     /// A new session begins or the current one ends here (sign-in, sign-out): a refresh in

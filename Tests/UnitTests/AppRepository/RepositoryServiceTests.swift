@@ -216,6 +216,26 @@ struct RepositoryServiceTests {
         #expect(try await store.load() == nil)
     }
 
+    @Test("a caller cancelled while it waits for a shared refresh stops waiting; the refresh goes on for the others")
+    func cancelledWaiter() async throws {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        let gate = Gate()
+        fake.expireAllAccessTokens()
+        fake.setRefreshBehaviour(.hang(gate))
+
+        let first = Task { try await service.members.fetchMe() }
+        await gate.waitForArrivals(1)
+        let second = Task { try await service.members.fetchMe() }
+        try await Task.sleep(for: .milliseconds(20))
+        second.cancel()
+        await #expect(throws: CancellationError.self) { try await second.value }
+
+        await gate.open()
+        _ = try await first.value
+        #expect(fake.refreshRequests == 1)
+    }
+
     @Test("a refresh that finishes after another member signed in writes nothing")
     func signInDuringRefresh() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials())
