@@ -198,14 +198,7 @@ struct RepositoryServiceTests {
 
     @Test("a sign-out while a refresh is in flight leaves the store empty")
     func signOutDuringRefresh() async throws {
-        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
-        let service = makeService(store: store)
-        let gate = Gate()
-        fake.expireAllAccessTokens()
-        fake.setRefreshBehaviour(.hang(gate))
-
-        let call = Task { try await service.members.fetchMe() }
-        await gate.waitForArrivals(1)
+        let (store, service, gate, call) = try await startCallWithHungRefresh()
         let signOut = Task { try await service.signOut() }
         try await Task.sleep(for: .milliseconds(50))
         await gate.open()
@@ -218,14 +211,7 @@ struct RepositoryServiceTests {
 
     @Test("a caller cancelled while it waits for a shared refresh stops waiting; the refresh goes on for the others")
     func cancelledWaiter() async throws {
-        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
-        let service = makeService(store: store)
-        let gate = Gate()
-        fake.expireAllAccessTokens()
-        fake.setRefreshBehaviour(.hang(gate))
-
-        let first = Task { try await service.members.fetchMe() }
-        await gate.waitForArrivals(1)
+        let (_, service, gate, first) = try await startCallWithHungRefresh()
         let second = Task { try await service.members.fetchMe() }
         try await Task.sleep(for: .milliseconds(20))
         second.cancel()
@@ -238,14 +224,7 @@ struct RepositoryServiceTests {
 
     @Test("a refresh that finishes after another member signed in writes nothing")
     func signInDuringRefresh() async throws {
-        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
-        let service = makeService(store: store)
-        let gate = Gate()
-        fake.expireAllAccessTokens()
-        fake.setRefreshBehaviour(.hang(gate))
-
-        let call = Task { try await service.members.fetchMe() }
-        await gate.waitForArrivals(1)
+        let (store, service, gate, call) = try await startCallWithHungRefresh()
         let signIn = Task { try await service.signIn(email: "other@example.com", password: "password1") }
         try await Task.sleep(for: .milliseconds(50))
         await gate.open()
@@ -306,6 +285,20 @@ struct RepositoryServiceTests {
         let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
         #expect(error?.kind == .notSignedIn)
         #expect(fake.apiRequests.isEmpty)
+    }
+
+    /// A signed-in service whose access token the server has expired, and a call that is
+    /// now waiting in a refresh the server holds until `gate` opens.
+    private func startCallWithHungRefresh() async throws
+        -> (InMemoryTokenStore, RepositoryService, Gate, Task<Member, any Error>) {
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials())
+        let service = makeService(store: store)
+        let gate = Gate()
+        fake.expireAllAccessTokens()
+        fake.setRefreshBehaviour(.hang(gate))
+        let call = Task { try await service.members.fetchMe() }
+        await gate.waitForArrivals(1)
+        return (store, service, gate, call)
     }
 
     private func collect(_ stream: AsyncStream<SessionEvent>, count: Int) async -> [SessionEvent] {

@@ -22,13 +22,7 @@ enum TokenStoreProbeRunner {
 
     /// Starts one probe per argument list, waits for all of them and returns their outcomes.
     static func run(_ argumentLists: [[String]], environment: [String: String] = [:]) async throws -> [Outcome] {
-        let executable = try executable()
-        return try await TokenStoreTesting.blocking {
-            let processes = try argumentLists.map { arguments in
-                try ChildProcess.start(executable, arguments, environment: environment)
-            }
-            return processes.map { $0.finish() }
-        }
+        try await ChildProcess.runAll(executable(), argumentLists, environment: environment)
     }
 
     /// Starts a probe in `save-loop` mode, waits for it to print "ready", lets it save for
