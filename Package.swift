@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "NetworkService", targets: ["NetworkService"]),
         .library(name: "TokenStore", targets: ["TokenStore"]),
         .library(name: "AppRepository", targets: ["AppRepository"]),
+        // Test support shared by the test targets of this package, Server/ and Examples/
+        // (like Hummingbird's HummingbirdTesting): not for front ends.
+        .library(name: "AppSDKTesting", targets: ["AppSDKTesting"]),
     ],
     traits: [
         .trait(
@@ -52,19 +55,20 @@ let package = Package(
         // Benchmarks against the reference server (scripts/bench, release mode).
         .executableTarget(
             name: "SDKBenchmarks",
-            dependencies: ["AppRepository", "NetworkService", "TokenStore"],
+            dependencies: ["AppRepository", "NetworkService", "TokenStore", "AppSDKTesting"],
             path: "Tests/Benchmarks",
             swiftSettings: swiftSettings
         ),
-        // Finding and spawning those probes, shared by both test targets.
+        // Test support for every package's tests: the live server's environment and test
+        // traits, the test-mode client, a hand-moved clock, spawning helper programs.
         .target(
-            name: "ProcessTestSupport",
-            path: "Tests/ProcessTestSupport",
+            name: "AppSDKTesting",
+            dependencies: ["NetworkService", "TokenStore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "UnitTests",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository", "TokenStoreProbe", "ProcessTestSupport"],
+            dependencies: ["NetworkService", "TokenStore", "AppRepository", "TokenStoreProbe", "AppSDKTesting"],
             swiftSettings: swiftSettings
         ),
         // A second front end in its own process, which the slow tests spawn to show that
@@ -77,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlowTests",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository", "SessionProbe", "ProcessTestSupport"],
+            dependencies: ["NetworkService", "TokenStore", "AppRepository", "SessionProbe", "AppSDKTesting"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -55,7 +55,10 @@ let package = Package(
         // build them beside the test bundle.
         .testTarget(
             name: "CLITests",
-            dependencies: ["app-member", "app-admin"],
+            dependencies: [
+                "app-member", "app-admin",
+                .product(name: "AppSDKTesting", package: "AppSDK"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

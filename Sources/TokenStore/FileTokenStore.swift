@@ -50,7 +50,7 @@ public final class FileTokenStore: TokenStore, CustomStringConvertible {
     public let fileURL: URL
     /// The options the store was created with.
     public let options: Options
-    private let file: StoreFile
+    private let core: FileStoreCore<PlainFileCodec>
 
     /// Creates a store for the file at `fileURL`. Nothing is read or created until it is used.
     /// - Parameters:
@@ -59,42 +59,26 @@ public final class FileTokenStore: TokenStore, CustomStringConvertible {
     public init(fileURL: URL, options: Options = Options()) {
         self.fileURL = fileURL
         self.options = options
-        self.file = StoreFile(fileURL: fileURL, options: options)
+        let file = StoreFile(fileURL: fileURL, options: options)
+        self.core = FileStoreCore(file: file, codec: PlainFileCodec(path: file.path))
     }
 
     /// Reads the credentials; `nil` when the file does not exist.
     /// - Throws: ``TokenStoreError`` when the file is unreadable, of another format version,
     ///   or accessible by group or others. The file is left as it is.
     public func load() async throws(TokenStoreError) -> Credentials? {
-        guard let bytes = try file.read() else { return nil }
-        return try CredentialsFile.decode(bytes, path: file.path)
+        try await core.load()
     }
 
     /// Replaces the file atomically. An existing file that cannot be loaded is first moved
     /// aside to `<name>.unreadable-<timestamp>`.
     public func save(_ credentials: Credentials) async throws(TokenStoreError) {
-        let bytes = try CredentialsFile.encode(credentials, path: file.path)
-        let file = self.file
-        try await file.withExclusiveAccess { () async throws(TokenStoreError) in
-            _ = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
-                _ = try CredentialsFile.decode(bytes, path: file.path)
-            }
-            file.removeStaleTemporaryFiles()
-            try file.replace(with: bytes)
-        }
+        try await core.save(credentials)
     }
 
     /// Deletes the file; an existing file that cannot be loaded is moved aside instead.
     public func clear() async throws(TokenStoreError) {
-        let file = self.file
-        try await file.withExclusiveAccess { () async throws(TokenStoreError) in
-            let readable = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
-                _ = try CredentialsFile.decode(bytes, path: file.path)
-            }
-            if readable {
-                try file.remove()
-            }
-        }
+        try await core.clear()
     }
 
     /// Runs `body` while holding the in-process lock and `flock` on `<file>.lock`, so that no
@@ -106,9 +90,9 @@ public final class FileTokenStore: TokenStore, CustomStringConvertible {
     public func withExclusiveAccess<T: Sendable>(
         _ body: @Sendable () async throws -> T
     ) async throws -> T {
-        try await file.withExclusiveAccess(cancellable: true, body)
+        try await core.withExclusiveAccess(body)
     }
 
     /// `FileTokenStore(<path>)`.
-    public var description: String { "FileTokenStore(\(file.path))" }
+    public var description: String { "FileTokenStore(\(core.file.path))" }
 }

@@ -7,8 +7,7 @@
 /// ```
 public final class InMemoryTokenStore: TokenStore, CustomStringConvertible {
     private let credentials: LockedValue<Credentials?>
-    private let sectionLock = AsyncLock()
-    private let sectionKey = "memory:" + Posix.randomHex()
+    private let section = InProcessSection(kind: "memory")
 
     /// Creates a store, optionally already holding `credentials`.
     public init(credentials: Credentials? = nil) {
@@ -36,15 +35,7 @@ public final class InMemoryTokenStore: TokenStore, CustomStringConvertible {
     public func withExclusiveAccess<T: Sendable>(
         _ body: @Sendable () async throws -> T
     ) async throws -> T {
-        let lock = sectionLock
-        return try await ExclusiveSection.run(
-            key: sectionKey,
-            acquire: { () async throws -> @Sendable () -> Void in
-                try await lock.lock(cancellable: true)
-                return { lock.unlock() }
-            },
-            body: body
-        )
+        try await section.run(body)
     }
 
     /// `InMemoryTokenStore(empty)` or `InMemoryTokenStore(member: <id>)`; never the tokens.

@@ -21,8 +21,7 @@ public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
     /// The Keychain access group shared with other apps or extensions, if any.
     public let accessGroup: String?
     private let section: SectionLock?
-    private let processLock = AsyncLock()
-    private let processKey = "keychain:" + Posix.randomHex()
+    private let processSection = InProcessSection(kind: "keychain")
 
     /// Creates a store for the item `service`/`account`.
     /// - Parameters:
@@ -94,15 +93,7 @@ public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
         if let section {
             return try await section.run(cancellable: true, body)
         }
-        let lock = processLock
-        return try await ExclusiveSection.run(
-            key: processKey,
-            acquire: { () async throws -> @Sendable () -> Void in
-                try await lock.lock(cancellable: true)
-                return { lock.unlock() }
-            },
-            body: body
-        )
+        return try await processSection.run(body)
     }
 
     /// `KeychainTokenStore(<service>/<account>)`.

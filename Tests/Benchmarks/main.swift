@@ -4,6 +4,7 @@
 //
 // usage: SDKBenchmarks <server-url>   (the server must run with --test-mode)
 import AppRepository
+import AppSDKTesting
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,16 +17,6 @@ guard CommandLine.arguments.count == 2 else {
     exit(64)
 }
 let baseURL = CommandLine.arguments[1]
-
-/// The reference server's test-mode routes the benchmarks need.
-enum TestRoute: Endpoint {
-    case expireAccessTokens, counters
-    var method: HTTPMethod { self == .counters ? .get : .post }
-    var path: EndpointPath { self == .counters ? "/v1/_test/counters" : "/v1/_test/expire-access-tokens" }
-    var authentication: EndpointAuthentication { .none }
-}
-
-struct Counters: Decodable, Sendable { var refreshCalls: Int }
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
@@ -112,15 +103,16 @@ do {
                 try await group.waitForAll()
             }
         }))
-        try await server.send(TestRoute.expireAccessTokens)
-        let before: Counters = try await server.send(TestRoute.counters)
+        let testMode = TestModeClient(server: server)
+        try await testMode.expireAccessTokens()
+        let before = try await testMode.counters()
         expired.append(milliseconds(try await clock.measure {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<100 { group.addTask { _ = try await memory.members.fetchMe() } }
                 try await group.waitForAll()
             }
         }))
-        let after: Counters = try await server.send(TestRoute.counters)
+        let after = try await testMode.counters()
         refreshes.append(after.refreshCalls - before.refreshCalls)
     }
     print(String(format: "  fresh token:    %7.1f ms for 100 calls", median(fresh)))

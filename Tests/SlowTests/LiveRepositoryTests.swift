@@ -1,4 +1,5 @@
 import AppRepository
+import AppSDKTesting
 import Foundation
 import NetworkService
 import Testing
@@ -12,13 +13,13 @@ extension LiveServer {
         func memberRepositories() async throws {
             let service = try SlowTestEnvironment.service()
             let other = try SlowTestEnvironment.service()
-            let me = try await service.signUp(email: SlowTestEnvironment.uniqueEmail("repo"),
+            let me = try await service.signUp(email: LiveServerEnvironment.uniqueEmail("repo"),
                                               password: SlowTestEnvironment.password, nickname: "repo")
             try await other.signInAnonymously()
 
             #expect(try await service.members.fetchMe() == me)
             #expect(try await service.members.updateMe(nickname: "renamed").nickname == "renamed")
-            #expect(try await service.currentMember().nickname == "renamed")
+            #expect(try await service.members.fetchMe().nickname == "renamed")
 
             let today = try await service.questions.fetchToday()
             let questions = try await service.questions.fetchList(pageSize: 3)
@@ -52,7 +53,7 @@ extension LiveServer {
         @Test("the admin repository lists reports for an admin", .adminAccount)
         func adminRepository() async throws {
             let admin = try SlowTestEnvironment.service()
-            try await admin.signIn(email: SlowTestEnvironment.adminEmail ?? "", password: SlowTestEnvironment.adminPassword ?? "")
+            try await admin.signIn(email: LiveServerEnvironment.adminEmail ?? "", password: LiveServerEnvironment.adminPassword ?? "")
             let member = try SlowTestEnvironment.service()
             try await member.signInAnonymously()
             let post = try await member.posts.create(content: "Report me")

@@ -1,4 +1,5 @@
 import AppRepository
+import AppSDKTesting
 import Foundation
 import NetworkService
 import Testing
@@ -15,31 +16,31 @@ extension LiveServer {
             let service = try SlowTestEnvironment.service(store: store)
             let member = try await service.signInAnonymously()
             #expect(member.isAnonymous)
-            #expect(try await service.currentMember() == member)
+            #expect(try await service.members.fetchMe() == member)
             let token = try #require(try await store.load()).accessToken
             let result = try await service.signOut()
             #expect(result.serverConfirmed)
             #expect(try await service.isSignedIn() == false)
             let error = await #expect(throws: NetworkError.self) {
-                try await MemberAPI.fetchMe(server: SlowTestEnvironment.server(), accessToken: AccessToken(token))
+                try await MemberAPI.fetchMe(server: LiveServerEnvironment.server(), accessToken: AccessToken(token))
             }
             #expect(error?.statusCode == 401)
         }
 
         @Test("a session lives through several real access-token expiries",
-              .enabled(if: (SlowTestEnvironment.accessTokenLifetime ?? 100) <= 10,
+              .enabled(if: (LiveServerEnvironment.accessTokenLifetime ?? 100) <= 10,
                        "APP_ACCESS_TOKEN_LIFETIME is not set to 10 s or less: the server's tokens live too long to wait out"))
         func livesThroughExpiries() async throws {
-            let lifetime = try #require(SlowTestEnvironment.accessTokenLifetime)
+            let lifetime = try #require(LiveServerEnvironment.accessTokenLifetime)
             let store = InMemoryTokenStore()
             let service = try SlowTestEnvironment.service(store: store)
             let events = service.events()
-            let member = try await service.signUp(email: SlowTestEnvironment.uniqueEmail("expiry"),
+            let member = try await service.signUp(email: LiveServerEnvironment.uniqueEmail("expiry"),
                                                   password: SlowTestEnvironment.password, nickname: "expiry")
             var accessTokens: Set<String> = []
             for _ in 0..<3 {
                 try await Task.sleep(for: .seconds(lifetime + 0.5))
-                #expect(try await service.currentMember() == member)
+                #expect(try await service.members.fetchMe() == member)
                 accessTokens.insert(try #require(try await store.load()).accessToken)
             }
             #expect(accessTokens.count == 3)
@@ -54,7 +55,7 @@ extension LiveServer {
 
         @Test("a stale copy of the credentials that refreshes after the original is caught as reuse, and ends both sessions", .testMode)
         func reuseDetectionThroughTheSDK() async throws {
-            let testMode = TestModeClient(server: try SlowTestEnvironment.server())
+            let testMode = TestModeClient(server: try LiveServerEnvironment.server())
             let original = InMemoryTokenStore()
             let service = try SlowTestEnvironment.service(store: original)
             try await service.signInAnonymously()
@@ -67,9 +68,9 @@ extension LiveServer {
             // (which the server forgives within its grace period).
             for _ in 0..<2 {
                 try await testMode.expireAccessTokens()
-                _ = try await service.currentMember()
+                _ = try await service.members.fetchMe()
             }
-            let error = await #expect(throws: SessionError.self) { try await stale.currentMember() }
+            let error = await #expect(throws: SessionError.self) { try await stale.members.fetchMe() }
             #expect(error?.kind == .sessionEnded)
             #expect(error?.reason == .refreshTokenRejected(.refreshTokenReused))
             #expect(try await staleCopy.load() == nil)
@@ -77,7 +78,7 @@ extension LiveServer {
             #expect(await iterator.next() == .signedOut(.refreshTokenRejected(.refreshTokenReused)))
 
             // The server revoked the whole family: the original session is over too.
-            let original401 = await #expect(throws: SessionError.self) { try await service.currentMember() }
+            let original401 = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
             #expect(original401?.kind == .sessionEnded)
             #expect(try await original.load() == nil)
         }
@@ -85,7 +86,7 @@ extension LiveServer {
         @Test("a refresh that fails with 500, a dropped connection or a stall keeps the session, and the next call works",
               .testMode, arguments: ["fail", "drop", "hang"])
         func refreshFaults(mode: String) async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let testMode = TestModeClient(server: server)
             let store = InMemoryTokenStore()
             let quick = try Server(baseURL: server.baseURL, transport: URLSessionTransport(timeout: 1))
@@ -95,13 +96,13 @@ extension LiveServer {
 
             try await testMode.expireAccessTokens()
             try await testMode.failNextRefreshes(mode, count: 1, seconds: mode == "hang" ? 3 : nil)
-            let error = await #expect(throws: SessionError.self) { try await service.currentMember() }
+            let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
             #expect(error?.kind == .refreshFailed, "\(String(describing: error))")
             #expect(error?.isTransient == true)
             #expect(try await store.load() == before)
 
             if mode == "hang" { try await Task.sleep(for: .seconds(3)) }
-            #expect(try await service.currentMember() == member)
+            #expect(try await service.members.fetchMe() == member)
             #expect(try await store.load()?.refreshToken != before.refreshToken)
             try await testMode.reset()
             try await service.signOut()
@@ -117,18 +118,18 @@ extension LiveServer {
             let store = try await EncryptedFileTokenStore(fileURL: storeURL, key: .keyFile(keyURL))
             let service = try SlowTestEnvironment.service(store: store)
             let member = try await service.signInAnonymously()
-            let testMode = TestModeClient(server: try SlowTestEnvironment.server())
+            let testMode = TestModeClient(server: try LiveServerEnvironment.server())
 
             try await testMode.expireAccessTokens()
             let before = try await testMode.counters().refreshCalls
-            let serverURL = try #require(SlowTestEnvironment.serverURL)
+            let serverURL = try #require(LiveServerEnvironment.serverURL)
             let outcomes = try await SessionProbeRunner.run(Array(
                 repeating: [serverURL, storeURL.path, keyURL.path, "3"], count: 2))
             for outcome in outcomes {
                 #expect(outcome.status == 0, "probe failed: \(outcome.errorOutput)")
                 #expect(outcome.output.components(separatedBy: "\n").filter { $0 == "ok \(member.id.uuidString)" }.count == 3)
             }
-            #expect(try await service.currentMember() == member)
+            #expect(try await service.members.fetchMe() == member)
             #expect(try await testMode.counters().refreshCalls - before == 1)
             try await service.signOut()
             #else

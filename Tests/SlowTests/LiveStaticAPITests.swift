@@ -1,4 +1,5 @@
 import AppRepository
+import AppSDKTesting
 import Foundation
 import NetworkService
 import Testing
@@ -9,8 +10,8 @@ extension LiveServer {
     struct LiveStaticAPITests {
         @Test("AuthAPI: sign-up, sign-in, a wrong password, a taken email, anonymous sign-in, refresh and sign-out")
         func auth() async throws {
-            let server = try SlowTestEnvironment.server()
-            let email = SlowTestEnvironment.uniqueEmail("auth")
+            let server = try LiveServerEnvironment.server()
+            let email = LiveServerEnvironment.uniqueEmail("auth")
             let signedUp = try await AuthAPI.signUp(email: email, password: SlowTestEnvironment.password, nickname: "kim", server: server)
             #expect(signedUp.member.email == email)
             #expect(signedUp.member.nickname == "kim")
@@ -54,7 +55,7 @@ extension LiveServer {
 
         @Test("a reused refresh token revokes its whole session family")
         func refreshTokenReuse() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let session = try await SlowTestEnvironment.signUp()
             let rotated = try await AuthAPI.refresh(refreshToken: session.tokens.refreshToken, server: server)
             let newest = try await AuthAPI.refresh(refreshToken: rotated.refreshToken, server: server)
@@ -76,7 +77,7 @@ extension LiveServer {
 
         @Test("a refresh retried because its answer was lost gets new tokens within the server's grace period")
         func lostRefreshAnswerIsForgiven() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let session = try await SlowTestEnvironment.signUp()
             let lost = try await AuthAPI.refresh(refreshToken: session.tokens.refreshToken, server: server)
             let retried = try await AuthAPI.refresh(refreshToken: session.tokens.refreshToken, server: server)
@@ -87,7 +88,7 @@ extension LiveServer {
 
         @Test("MemberAPI: fetch, rename and delete the account")
         func members() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let session = try await SlowTestEnvironment.signUp(nickname: "before")
             let token = session.tokens.accessToken
             #expect(try await MemberAPI.fetchMe(server: server, accessToken: token).nickname == "before")
@@ -110,7 +111,7 @@ extension LiveServer {
 
         @Test("QuestionAPI: today's question and pages of questions")
         func questions() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let token = try await SlowTestEnvironment.signUp().tokens.accessToken
             let today = try await QuestionAPI.fetchToday(server: server, accessToken: token)
             #expect(!today.content.isEmpty)
@@ -135,7 +136,7 @@ extension LiveServer {
 
         @Test("AnswerAPI: answer, list, list mine, and delete only one's own")
         func answers() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let author = try await SlowTestEnvironment.signUp(nickname: "author").tokens.accessToken
             let other = try await SlowTestEnvironment.signUp(nickname: "other").tokens.accessToken
             let question = try await QuestionAPI.fetchToday(server: server, accessToken: author)
@@ -166,7 +167,7 @@ extension LiveServer {
 
         @Test("PostAPI: create, fetch, list, like twice, and delete only one's own")
         func posts() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let author = try await SlowTestEnvironment.signUp(nickname: "author").tokens.accessToken
             let other = try await SlowTestEnvironment.signUp(nickname: "other").tokens.accessToken
 
@@ -195,7 +196,7 @@ extension LiveServer {
 
         @Test("CommentAPI: add, list, and delete only one's own")
         func comments() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let author = try await SlowTestEnvironment.signUp(nickname: "author").tokens.accessToken
             let other = try await SlowTestEnvironment.signUp(nickname: "other").tokens.accessToken
             let post = try await PostAPI.create(content: "Comment here", server: server, accessToken: other)
@@ -215,7 +216,7 @@ extension LiveServer {
 
         @Test("ReportAPI and AdminAPI: members report, admins list reports and remove content, members may not")
         func reportsAndAdmin() async throws {
-            let server = try SlowTestEnvironment.server()
+            let server = try LiveServerEnvironment.server()
             let member = try await SlowTestEnvironment.signUp(nickname: "reporter").tokens.accessToken
             let post = try await PostAPI.create(content: "Buy cheap watches", server: server, accessToken: member)
 
@@ -232,7 +233,7 @@ extension LiveServer {
             #expect(forbidden?.statusCode == 403)
             #expect(forbidden?.serverErrorCode == .forbidden)
 
-            guard SlowTestEnvironment.adminEmail != nil else { return }
+            guard LiveServerEnvironment.adminEmail != nil else { return }
             let admin = try await SlowTestEnvironment.signInAdmin()
             #expect(admin.member.role == .admin)
             let reports = try await AdminAPI.fetchReports(pageSize: 100, server: server, accessToken: admin.tokens.accessToken)

@@ -1,5 +1,5 @@
 import Foundation
-import ProcessTestSupport
+import AppSDKTesting
 
 /// Runs the `SessionProbe` executable, which `swift test` builds beside the test binary
 /// because SlowTests depends on it. A missing probe fails the test; it never skips.

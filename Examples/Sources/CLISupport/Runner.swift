@@ -62,7 +62,7 @@ public enum Runner {
 enum AdminCheck {
     /// Asks the server who is signed in; throws ``ExitStatus/forbidden`` unless an admin.
     static func requireAdmin(_ service: RepositoryService) async throws {
-        let member = try await service.currentMember()
+        let member = try await service.members.fetchMe()
         try requireAdmin(member)
     }
 

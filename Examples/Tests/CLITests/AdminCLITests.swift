@@ -1,3 +1,4 @@
+import AppSDKTesting
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ extension CLITests {
             #expect(outcome.status == Exit.forbidden, "\(outcome)")
         }
 
-        @Test("an admin lists reports and removes the reported post", .liveAdmin)
+        @Test("an admin lists reports and removes the reported post", .adminAccount)
         func adminRemovesReportedPost() async throws {
             let cli = try CLIProcess()
             defer { cli.remove() }

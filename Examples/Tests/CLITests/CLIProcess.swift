@@ -1,3 +1,4 @@
+import AppSDKTesting
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ struct CLIProcess {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         chmod(folder.path, 0o700)
         environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
-        if let server = CLIEnvironment.serverURL { environment["APP_SERVER_URL"] = server }
+        if let server = LiveServerEnvironment.serverURL { environment["APP_SERVER_URL"] = server }
     }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -43,7 +44,8 @@ struct CLIProcess {
     /// Runs `program` with `arguments`; stops it after `timeout` seconds.
     func run(_ program: String, _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
              timeout: Double = 60) async throws -> Outcome {
-        let executable = try Self.executable(program)
+        let executable = try ChildProcess.locate(
+            program, folderVariable: "APP_CLI_BIN_DIR", hint: "run `swift build` in Examples first, or set APP_CLI_BIN_DIR")
         let id = UUID().uuidString
         let outURL = folder.appendingPathComponent("\(id).out")
         let errURL = folder.appendingPathComponent("\(id).err")
@@ -96,35 +98,6 @@ struct CLIProcess {
             seconds: seconds,
             timedOut: process.terminationReason == .uncaughtSignal && seconds >= timeout
         )
-    }
-
-    /// The executable `swift build` put beside the test bundle (the test target depends on
-    /// both programs), or the one in `APP_CLI_BIN_DIR`.
-    static func executable(_ name: String) throws -> URL {
-        var folders: [URL] = []
-        if let dir = ProcessInfo.processInfo.environment["APP_CLI_BIN_DIR"] {
-            folders.append(URL(fileURLWithPath: dir))
-        }
-        #if os(Linux)
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        #endif
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        var searched: [String] = []
-        for start in folders {
-            var folder = start.standardizedFileURL
-            for _ in 0..<4 {
-                let candidate = folder.appendingPathComponent(name)
-                searched.append(candidate.path)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        throw TestSetupError("\(name) not found (run `swift build` in Examples first, or set APP_CLI_BIN_DIR); searched: \(searched.joined(separator: ", "))")
     }
 }
 

@@ -1,7 +1,5 @@
+import AppSDKTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Steps many tests share.
 extension CLIProcess {
@@ -20,7 +18,7 @@ extension CLIProcess {
     /// Signs up a new member with `app-member sign-up` into `store`; returns their email.
     @discardableResult
     func signUp(_ store: [String], environment extra: [String: String] = [:]) async throws -> String {
-        let email = CLIEnvironment.uniqueEmail()
+        let email = LiveServerEnvironment.uniqueEmail("cli")
         let outcome = try await run("app-member", ["sign-up", "--nickname", "cli-tester"] + store,
                                     environment: ["APP_EMAIL": email, "APP_PASSWORD": Self.password].merging(extra) { _, new in new })
         guard outcome.status == 0 else { throw TestSetupError("sign-up failed: \(outcome)") }
@@ -30,7 +28,7 @@ extension CLIProcess {
     /// Signs the admin in with `app-admin sign-in` into `store`.
     func signInAdmin(_ store: [String]) async throws {
         let outcome = try await run("app-admin", ["sign-in"] + store, environment: [
-            "APP_EMAIL": CLIEnvironment.adminEmail ?? "", "APP_PASSWORD": CLIEnvironment.adminPassword ?? "",
+            "APP_EMAIL": LiveServerEnvironment.adminEmail ?? "", "APP_PASSWORD": LiveServerEnvironment.adminPassword ?? "",
         ])
         guard outcome.status == 0 else { throw TestSetupError("admin sign-in failed: \(outcome)") }
     }
@@ -48,28 +46,13 @@ extension CLIProcess {
     }
 }
 
-/// The reference server's test-mode routes (`--test-mode`).
+/// The reference server's test-mode routes (`--test-mode`), through AppSDKTesting's client.
 enum TestModeServer {
     static func expireAccessTokens() async throws {
-        _ = try await send("POST", "/v1/_test/expire-access-tokens")
+        try await TestModeClient(server: LiveServerEnvironment.server()).expireAccessTokens()
     }
 
     static func refreshCalls() async throws -> Int {
-        let data = try await send("GET", "/v1/_test/counters")
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let count = object["refreshCalls"] as? Int else {
-            throw TestSetupError("unexpected counters: \(String(decoding: data, as: UTF8.self))")
-        }
-        return count
-    }
-
-    private static func send(_ method: String, _ path: String) async throws -> Data {
-        var request = URLRequest(url: URL(string: try CLIEnvironment.server + path)!)
-        request.httpMethod = method
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse, (200...299).contains(http.statusCode) else {
-            throw TestSetupError("\(method) \(path) failed: \(response)")
-        }
-        return data
+        try await TestModeClient(server: LiveServerEnvironment.server()).counters().refreshCalls
     }
 }

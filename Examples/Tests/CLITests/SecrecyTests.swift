@@ -1,3 +1,4 @@
+import AppSDKTesting
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ extension CLITests {
             defer { cli.remove() }
             let store = cli.fileStore()
             var outputs: [CLIProcess.Outcome] = []
-            let email = CLIEnvironment.uniqueEmail()
+            let email = LiveServerEnvironment.uniqueEmail("cli")
             let credentials = ["APP_EMAIL": email, "APP_PASSWORD": CLIProcess.password]
             outputs.append(try await cli.run("app-member", ["sign-up", "--nickname", "secret-keeper", "--json", "--verbose"] + store, environment: credentials))
             var tokens = try cli.storedTokens()
@@ -24,7 +25,7 @@ extension CLITests {
             }
             outputs.append(try await cli.run("app-admin", ["reports", "--verbose"] + store))
 
-            if CLIEnvironment.hasTestMode {
+            if LiveServerEnvironment.hasTestMode {
                 // A refresh writes new tokens; the programs must not print those either.
                 try await TestModeServer.expireAccessTokens()
                 outputs.append(try await cli.run("app-member", ["posts", "list", "--verbose", "--json"] + store))

@@ -1,3 +1,4 @@
+import AppSDKTesting
 import Foundation
 import Testing
 
@@ -5,14 +6,14 @@ extension CLITests {
     @Suite("Two programs, one store")
     struct SharedStoreTests {
         @Test("app-member and app-admin on one store at once, after the access token expired: they take turns, the session survives",
-              .liveTestMode)
+              .adminAccount, .testMode)
         func twoProgramsTakeTurns() async throws {
             let cli = try CLIProcess()
             defer { cli.remove() }
             let passphrase = ["APP_STORE_PASSPHRASE": "shared by two programs"]
             let store = cli.encryptedStore("shared.enc")
             let outcome = try await cli.run("app-admin", ["sign-in"] + store, environment: passphrase.merging([
-                "APP_EMAIL": CLIEnvironment.adminEmail ?? "", "APP_PASSWORD": CLIEnvironment.adminPassword ?? "",
+                "APP_EMAIL": LiveServerEnvironment.adminEmail ?? "", "APP_PASSWORD": LiveServerEnvironment.adminPassword ?? "",
             ]) { _, new in new })
             try #require(outcome.status == Exit.ok, "\(outcome)")
 

@@ -76,11 +76,6 @@ extension RepositoryService {
         broadcaster.send(.signedOut(.accountDeleted))
     }
 
-    /// The signed-in member, from the server (`GET /v1/members/me`).
-    public func currentMember() async throws -> Member {
-        try await request { server, token in try await MemberAPI.fetchMe(server: server, accessToken: token) }
-    }
-
     /// Whether credentials are stored (a session restored from the store counts).
     /// Throws ``TokenStoreError`` when the store cannot be read.
     public func isSignedIn() async throws -> Bool {

@@ -16,7 +16,7 @@ public import TokenStore
 /// }
 /// ```
 ///
-/// ``request(handler:)`` follows the rules of DESIGN §5:
+/// ``request(handler:)`` follows the session rules (docs/DESIGN.md §3):
 /// 1. an access token that expires within the leeway (at most half its lifetime) is
 ///    refreshed before the call;
 /// 2. a call that fails with an authentication failure is retried once after a refresh; a

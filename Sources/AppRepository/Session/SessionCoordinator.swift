@@ -1,13 +1,15 @@
 import Foundation
 import TokenStore
 
-/// All mutable refresh state of one ``RepositoryService`` in one place (the Alamofire
-/// lesson): the refresh in flight, the session generation, and the refresh window.
+/// All mutable refresh state of one ``RepositoryService`` in one place: the refresh in
+/// flight, the session generation, and the refresh window. (As in Alamofire's
+/// AuthenticationInterceptor, which also keeps this state in one place so that a 401 from
+/// a request made with an older credential cannot start a second refresh.)
 ///
 /// - Single flight: callers that need a refresh while one is running wait for it instead
 ///   of starting another.
 /// - Generation: sign-in and sign-out bump it. A refresh remembers the generation it
-///   started in and writes nothing if it changed (rule 6 of DESIGN §5).
+///   started in and writes nothing if it changed (rule 6 of the session rules, docs/DESIGN.md §3).
 /// - Window: refreshes that reach the server are counted; past the limit, refreshing is an
 ///   error (rule 7).
 actor SessionCoordinator {
@@ -39,7 +41,7 @@ actor SessionCoordinator {
 
     /// The task's result, or `CancellationError` as soon as the waiting task is cancelled.
     private static func result(of task: Task<Credentials, any Error>) async throws -> Credentials {
-        let waiter = Locked<CheckedContinuation<Credentials, any Error>?>(nil)
+        let waiter = LockedValue<CheckedContinuation<Credentials, any Error>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.withLock { $0 = continuation }

@@ -1,8 +1,9 @@
 import Foundation
+import TokenStore
 
 /// Hands each session event to every current subscriber's `AsyncStream`.
 final class SessionEventBroadcaster: Sendable {
-    private let subscribers = Locked<[UUID: AsyncStream<SessionEvent>.Continuation]>([:])
+    private let subscribers = LockedValue<[UUID: AsyncStream<SessionEvent>.Continuation]>([:])
 
     /// A new stream that receives every event sent from now on, until it is dropped.
     func subscribe() -> AsyncStream<SessionEvent> {

@@ -33,8 +33,9 @@ enum EncryptedFileFormat {
     /// The shortest valid file: header, nonce and the tag of an empty plaintext.
     static var minimumByteCount: Int { payloadOffset + Sodium.tagByteCount }
 
-    /// How the key was obtained, as written in the header.
-    enum KeyDerivation: Equatable {
+    /// How the key was obtained, as written in the header (the store's public
+    /// `EncryptedFileTokenStore.KeyDerivation` is the Argon2id cost a caller chooses).
+    enum KeyDerivationMethod: Equatable {
         /// The key was supplied (key file or raw bytes).
         case none
         /// Argon2id v1.3 over a passphrase.
@@ -50,7 +51,7 @@ enum EncryptedFileFormat {
 
     /// The header fields.
     struct Header: Equatable {
-        var keyDerivation: KeyDerivation
+        var keyDerivation: KeyDerivationMethod
         /// 16 bytes; zeros when there is no derivation.
         var salt: [UInt8]
 
@@ -112,7 +113,7 @@ enum EncryptedFileFormat {
         }
         let ops = readLittleEndian(bytes, at: 10)
         let memory = readLittleEndian(bytes, at: 18)
-        let keyDerivation: KeyDerivation
+        let keyDerivation: KeyDerivationMethod
         switch bytes[9] {
         case 0:
             keyDerivation = .none

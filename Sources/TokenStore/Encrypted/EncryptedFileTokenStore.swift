@@ -37,19 +37,8 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
     /// The options the store was opened with.
     public let options: FileTokenStore.Options
 
-    private let file: StoreFile
-    /// The passphrase, when the key comes from one: needed to derive the key for a salt
-    /// written by another process.
-    private let passphrase: SecretBytes?
+    private let core: FileStoreCore<EncryptedFileCodec>
     private let keyDescription: String
-    /// The key in use and the header it belongs to. Replaced (never mutated) when a file
-    /// with another salt decrypts with the passphrase.
-    private let current: LockedValue<CurrentKey>
-
-    private struct CurrentKey: Sendable {
-        var header: EncryptedFileFormat.Header
-        var key: SecretBytes
-    }
 
     /// Opens a store for the encrypted file at `fileURL`, obtaining the key. The file itself
     /// is not read for credentials (or created) until it is used; a wrong passphrase or key
@@ -69,8 +58,9 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
         let file = StoreFile(fileURL: fileURL, options: options)
         self.fileURL = fileURL
         self.options = options
-        self.file = file
         self.keyDescription = key.description
+        let passphrase: SecretBytes?
+        let current: EncryptedFileCodec.CurrentKey
         switch key.storage {
         case .rawKey(let bytes):
             guard bytes.count == Sodium.keyByteCount else {
@@ -80,11 +70,11 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
                 throw TokenStoreError(kind: .invalidKey, reason: "could not allocate secure memory for the key")
             }
             passphrase = nil
-            current = LockedValue(CurrentKey(header: .suppliedKey, key: secret))
+            current = EncryptedFileCodec.CurrentKey(header: .suppliedKey, key: secret)
         case .keyFile(let keyFileURL):
             let secret = try KeyFile.loadOrCreate(at: keyFileURL, options: options)
             passphrase = nil
-            current = LockedValue(CurrentKey(header: .suppliedKey, key: secret))
+            current = EncryptedFileCodec.CurrentKey(header: .suppliedKey, key: secret)
         case .passphrase(let text, let derivation):
             try derivation.validate()
             var bytes = Array(text.precomposedStringWithCanonicalMapping.utf8)
@@ -106,10 +96,11 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
                     salt: Sodium.randomBytes(count: Sodium.saltByteCount)
                 )
             }
-            let derived = try await Self.deriveKey(passphrase: secret, header: header, path: file.path)
+            let derived = try await EncryptedFileCodec.deriveKey(passphrase: secret, header: header, path: file.path)
             passphrase = secret
-            current = LockedValue(CurrentKey(header: header, key: derived))
+            current = EncryptedFileCodec.CurrentKey(header: header, key: derived)
         }
+        core = FileStoreCore(file: file, codec: EncryptedFileCodec(path: file.path, passphrase: passphrase, current: current))
     }
 
     /// Reads and decrypts the credentials; `nil` when the file does not exist.
@@ -117,104 +108,23 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
     ///   or passphrase or a modified file; ``TokenStoreError/Kind/unreadable`` for an empty,
     ///   truncated or foreign file; ``TokenStoreError/Kind/unsupportedFormatVersion``;
     ///   ``TokenStoreError/Kind/insecurePermissions``. The file is left as it is.
-    public func load() async throws(TokenStoreError) -> Credentials? {
-        guard let bytes = try file.read() else { return nil }
-        return try await decrypt(bytes)
-    }
+    public func load() async throws(TokenStoreError) -> Credentials? { try await core.load() }
 
     /// Encrypts the credentials with a fresh nonce and replaces the file atomically. An
     /// existing file that cannot be loaded (including one under another key) is first
     /// moved aside to `<name>.unreadable-<timestamp>`.
-    public func save(_ credentials: Credentials) async throws(TokenStoreError) {
-        var plaintext = try CredentialsFile.encode(credentials, path: file.path)
-        defer { Sodium.wipe(&plaintext) }
-        let file = self.file
-        try await file.withExclusiveAccess { () async throws(TokenStoreError) in
-            _ = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
-                _ = try await self.decrypt(bytes)
-            }
-            let current = self.current.withLock { $0 }
-            let header = current.header.bytes
-            let nonce = Sodium.randomBytes(count: Sodium.nonceByteCount)
-            let sealed = Sodium.seal(plaintext, associatedData: header, nonce: nonce, key: current.key)
-            file.removeStaleTemporaryFiles()
-            try file.replace(with: header + nonce + sealed)
-        }
-    }
+    public func save(_ credentials: Credentials) async throws(TokenStoreError) { try await core.save(credentials) }
 
     /// Deletes the file; an existing file that cannot be loaded is moved aside instead.
-    public func clear() async throws(TokenStoreError) {
-        let file = self.file
-        try await file.withExclusiveAccess { () async throws(TokenStoreError) in
-            let readable = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
-                _ = try await self.decrypt(bytes)
-            }
-            if readable {
-                try file.remove()
-            }
-        }
-    }
+    public func clear() async throws(TokenStoreError) { try await core.clear() }
 
-    /// Runs `body` while holding the in-process lock and `flock` on `<file>.lock`, so that no
-    /// other task or process using this file runs an exclusive section at the same time.
-    /// Nested calls from the same task tree run directly.
-    /// - Throws: `CancellationError` when the task is cancelled while waiting,
-    ///   ``TokenStoreError`` (``TokenStoreError/Kind/lockFailed``) when the lock cannot be
-    ///   taken, or what `body` throws.
-    public func withExclusiveAccess<T: Sendable>(
-        _ body: @Sendable () async throws -> T
-    ) async throws -> T {
-        try await file.withExclusiveAccess(cancellable: true, body)
+    /// Runs `body` inside the store's exclusive section, exactly as
+    /// ``FileTokenStore/withExclusiveAccess(_:)`` does: the in-process lock and `flock` on `<file>.lock`.
+    public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await core.withExclusiveAccess(body)
     }
 
     /// `EncryptedFileTokenStore(<path>, key: <kind of key>)`; never key material.
-    public var description: String { "EncryptedFileTokenStore(\(file.path), key: \(keyDescription))" }
-
-    // MARK: Decrypting
-
-    private func decrypt(_ bytes: [UInt8]) async throws(TokenStoreError) -> Credentials {
-        let parsed = try EncryptedFileFormat.parse(bytes, path: file.path)
-        let current = self.current.withLock { $0 }
-        let key: SecretBytes
-        var adopt = false
-        switch (parsed.header.keyDerivation, passphrase) {
-        case (.none, nil):
-            key = current.key
-        case (.argon2id, let passphrase?):
-            if parsed.header == current.header {
-                key = current.key
-            } else {
-                // Another process created the file with its own salt: derive once, keep it if it works.
-                key = try await Self.deriveKey(passphrase: passphrase, header: parsed.header, path: file.path)
-                adopt = true
-            }
-        case (.none, _?):
-            throw decryptionFailed("; it says it was encrypted with a key, and this store was opened with a passphrase")
-        case (.argon2id, nil):
-            throw decryptionFailed("; it says it was encrypted with a passphrase, and this store was opened with a key")
-        }
-        guard var plaintext = Sodium.open(parsed.sealed, associatedData: parsed.headerBytes, nonce: parsed.nonce, key: key) else {
-            throw decryptionFailed("")
-        }
-        defer { Sodium.wipe(&plaintext) }
-        if adopt {
-            self.current.withLock { $0 = CurrentKey(header: parsed.header, key: key) }
-        }
-        return try CredentialsFile.decode(plaintext, path: file.path)
-    }
-
-    private func decryptionFailed(_ detail: String) -> TokenStoreError {
-        TokenStoreError(
-            kind: .decryptionFailed, path: file.path,
-            reason: "cannot be decrypted: wrong key or passphrase, or the file was modified\(detail)"
-        )
-    }
-
-    private static func deriveKey(passphrase: SecretBytes, header: EncryptedFileFormat.Header, path: String) async throws(TokenStoreError) -> SecretBytes {
-        guard case .argon2id(let ops, let memory) = header.keyDerivation else {
-            throw TokenStoreError(kind: .invalidKey, path: path, reason: "no key derivation in the header")
-        }
-        return try await Sodium.deriveKey(passphrase: passphrase, salt: header.salt, opsLimit: ops, memoryLimit: memory, path: path)
-    }
+    public var description: String { "EncryptedFileTokenStore(\(core.file.path), key: \(keyDescription))" }
 }
 #endif

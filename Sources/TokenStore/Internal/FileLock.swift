@@ -48,6 +48,12 @@ enum FileLock {
         }
     }
 
+    /// Releases a lock that ``acquire(path:folder:timeout:cancellable:)`` took: closing the
+    /// descriptor releases the `flock`.
+    static func release(_ fd: Int32) {
+        close(fd)
+    }
+
     private static func sleep(for delay: Duration, cancellable: Bool) async throws {
         let jittered = delay + .microseconds(Int.random(in: 0...500))
         if cancellable {

@@ -1,11 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An exclusive section that holds across tasks and processes: an in-process ``AsyncLock``
 /// (one per lock file, shared by every store instance of this process that uses it, so
@@ -68,7 +61,7 @@ struct SectionLock: Sendable {
         do {
             let fd = try await FileLock.acquire(path: lockPath, folder: folder, timeout: timeout, cancellable: cancellable)
             return {
-                close(fd)  // releases the flock
+                FileLock.release(fd)
                 processLock.unlock()
             }
         } catch {

@@ -21,11 +21,9 @@ import Darwin
 struct StoreFile: Sendable {
     /// The store file.
     let path: String
-    /// The folder holding it.
-    let folder: String
     /// Its last path component.
     let name: String
-    /// The exclusive section: `flock` on `<path>.lock`.
+    /// The exclusive section: `flock` on `<path>.lock`, in the same folder.
     let section: SectionLock
     let options: FileTokenStore.Options
 
@@ -34,12 +32,13 @@ struct StoreFile: Sendable {
 
     init(fileURL: URL, options: FileTokenStore.Options) {
         let url = fileURL.standardizedFileURL
-        path = url.path
-        folder = url.deletingLastPathComponent().path
-        name = url.lastPathComponent
-        section = SectionLock(lockFileURL: URL(fileURLWithPath: path + ".lock"), timeout: options.lockTimeout)
+        (path, name) = (url.path, url.lastPathComponent)
+        section = SectionLock(lockFileURL: url.appendingPathExtension("lock"), timeout: options.lockTimeout)
         self.options = options
     }
+
+    /// The folder holding the file (and its lock file).
+    var folder: String { section.folder }
 
     private var temporaryPrefix: String { "." + name + ".tmp-" }
 

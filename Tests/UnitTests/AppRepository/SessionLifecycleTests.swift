@@ -1,4 +1,5 @@
 import AppRepository
+import AppSDKTesting
 import Foundation
 import NetworkService
 import Testing
@@ -89,8 +90,8 @@ struct SessionLifecycleTests {
         let second = makeService(store: InMemoryTokenStore())
         try await first.signIn(email: "kim@example.com", password: "password1")
         try await second.signIn(email: "other@example.com", password: "password1")
-        #expect(try await first.currentMember().id.uuidString == FakeAppServer.memberID)
-        #expect(try await second.currentMember().id.uuidString == FakeAppServer.otherMemberID)
+        #expect(try await first.members.fetchMe().id.uuidString == FakeAppServer.memberID)
+        #expect(try await second.members.fetchMe().id.uuidString == FakeAppServer.otherMemberID)
         try await first.signOut()
         #expect(try await second.isSignedIn())
     }
@@ -115,7 +116,7 @@ struct SessionLifecycleTests {
                                                                 accessTokenExpiresAt: nil, memberID: FakeAppServer.memberID))
         let service = RepositoryService(server: legacy, tokenStore: store,
                                         configuration: .init(refresher: refresher, refreshFailureRule: .rejecting(status: 400, codes: nil)))
-        let member = try await service.currentMember()
+        let member = try await service.members.fetchMe()
         #expect(member.isAnonymous)
         #expect(try await store.load()?.refreshToken == "legacy-refresh-2")
     }

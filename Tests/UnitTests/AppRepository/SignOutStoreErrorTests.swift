@@ -1,4 +1,5 @@
 import AppRepository
+import AppSDKTesting
 import Foundation
 import NetworkService
 import Testing

@@ -1,3 +1,4 @@
+import AppSDKTesting
 import Foundation
 import NetworkService
 import Synchronization

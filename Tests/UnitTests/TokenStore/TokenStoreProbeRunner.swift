@@ -1,5 +1,5 @@
 import Foundation
-import ProcessTestSupport
+import AppSDKTesting
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// A helper program the tests spawn (a probe built beside the test binary), and the
-/// outcome of running it. Shared by the unit and slow tests.
+/// A helper program the tests spawn (a probe or a front end built beside the test binary),
+/// and the outcome of running it. Shared by the test targets of the SDK, the server and the
+/// front ends.
 public struct ChildProcess {
     /// How a finished child ended and what it printed.
     public struct Outcome: Sendable {
@@ -21,9 +22,11 @@ public struct ChildProcess {
         public let name: String
         /// The paths that were tried.
         public let searched: [String]
+        /// How to build the program (or where else it may be).
+        public let hint: String
         /// Says what was searched and how to build the program.
         public var description: String {
-            "\(name) not found (build it with `swift build --product \(name)`); searched: \(searched.joined(separator: ", "))"
+            "\(name) not found (\(hint)); searched: \(searched.joined(separator: ", "))"
         }
     }
 
@@ -36,8 +39,17 @@ public struct ChildProcess {
 
     /// Finds the executable `name` that `swift build` put in the same build folder as the
     /// test binary. Throws (failing the test, never skipping it) when it is not there.
-    public static func locate(_ name: String) throws -> URL {
+    /// - Parameters:
+    ///   - name: The executable's name.
+    ///   - folderVariable: An environment variable that may name the folder to look in first
+    ///     (e.g. `APP_CLI_BIN_DIR`).
+    ///   - hint: How to build the program, for the error.
+    public static func locate(_ name: String, folderVariable: String? = nil,
+                              hint: String? = nil) throws -> URL {
         var folders: [URL] = []
+        if let folderVariable, let folder = ProcessInfo.processInfo.environment[folderVariable], !folder.isEmpty {
+            folders.append(URL(fileURLWithPath: folder))
+        }
         #if os(Linux)
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
@@ -62,7 +74,7 @@ public struct ChildProcess {
                 folder = folder.deletingLastPathComponent()
             }
         }
-        throw NotFound(name: name, searched: searched)
+        throw NotFound(name: name, searched: searched, hint: hint ?? "build it with `swift build --product \(name)`")
     }
 
     /// Starts `executable` with `arguments`, stdin from /dev/null, and the test's

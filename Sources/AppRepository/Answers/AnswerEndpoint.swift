@@ -38,8 +38,3 @@ enum AnswerEndpoint: Endpoint {
         }
     }
 }
-
-/// `{"content": …}`, the body of answers and comments.
-struct ContentBody: Encodable, Sendable {
-    let content: String
-}

@@ -1,0 +1,27 @@
+public import Foundation
+import TokenStore
+
+/// A clock tests move by hand, so that expiry is tested without sleeping. The SDK's
+/// `RepositoryService.Configuration` takes its `now`; the reference server's tests wrap it
+/// in their `TimeSource`.
+///
+/// ```swift
+/// let clock = TestClock()
+/// clock.advance(by: 901)   // the 900-second access token has expired
+/// ```
+public final class TestClock: Sendable {
+    private let current: LockedValue<Date>
+
+    /// A clock standing at `start` (by default a fixed moment in 2026, the same in every run).
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_795_860_000)) {
+        current = LockedValue(start)
+    }
+
+    /// The clock's time.
+    public var now: Date { current.withLock { $0 } }
+
+    /// Moves the clock forward (or, with a negative value, back) by `seconds`.
+    public func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
