@@ -19,6 +19,12 @@ enum PercentEncoding {
         return result
     }
 
+    /// The `application/x-www-form-urlencoded` form of `text` (RFC 6749 Appendix B): as
+    /// ``encode(_:)``, but a space becomes `+`.
+    static func formEncode(_ text: String) -> String {
+        encode(text).replacingOccurrences(of: "%20", with: "+")
+    }
+
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

@@ -74,6 +74,9 @@ extension Server {
                 throw invalid("the body could not be encoded as JSON", error)
             }
             headers["Content-Type"] = "application/json"
+        case let .form(fields):
+            body = Data(RequestBody.formEncoded(fields).utf8)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
         }
         return HTTPRequest(method: endpoint.method, url: url, headerFields: headers, body: body)
     }
@@ -98,13 +101,13 @@ extension Server {
             throw failure(.transport, TransportError(.other, underlying: error))
         }
         guard response.isSuccess else {
-            let envelope = try? JSONCoding.makeDecoder().decode(ServerErrorEnvelope.self, from: data)
+            let details = errorFormat.decode(response, data)
             throw NetworkError(
                 kind: .httpStatus, method: endpoint.method, path: endpoint.path.rendered,
-                statusCode: response.statusCode, serverErrorCode: envelope?.error.code,
-                serverMessage: envelope?.error.message.map { Redaction.redact($0, secrets: secrets) },
+                statusCode: response.statusCode, serverErrorCode: details?.code,
+                serverMessage: details?.message.map { Redaction.redact($0, secrets: secrets) },
                 authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate"),
-                responseSnippet: envelope == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil
+                responseSnippet: details == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil
             )
         }
         return (data, response)

@@ -15,6 +15,10 @@ public struct Server: Sendable {
     public let baseURL: URL
     /// How requests are sent.
     public let transport: any HTTPTransport
+    /// How the server's error responses are read into ``NetworkError/serverErrorCode`` and
+    /// ``NetworkError/serverMessage``. Default ``ServerErrorFormat/standard``: the app's
+    /// envelope, RFC 6749's `{"error", "error_description"}`, or RFC 6750's `WWW-Authenticate` challenge.
+    public var errorFormat: ServerErrorFormat = .standard
 
     /// Creates a server from a base URL string such as `https://api.example.com` or
     /// `http://127.0.0.1:8080/prefix`.

@@ -46,15 +46,25 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     /// 500: the server failed.
     public static let `internal`: ServerErrorCode = "internal"
 
+    // OAuth 2.0 (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7009 §2.2.1)
+
+    /// OAuth 2.0: the grant (a refresh token, a password, a code) is invalid, expired,
+    /// revoked or was issued to another client. At the token endpoint, the session is over.
+    public static let invalidGrant: ServerErrorCode = "invalid_grant"
+    /// OAuth 2.0: the client could not be authenticated (unknown client, wrong secret).
+    public static let invalidClient: ServerErrorCode = "invalid_client"
+    /// OAuth 2.0: the client may not use this grant type.
+    public static let unauthorizedClient: ServerErrorCode = "unauthorized_client"
+    /// OAuth 2.0: the server does not support the grant type (or could not read it, as from a JSON body).
+    public static let unsupportedGrantType: ServerErrorCode = "unsupported_grant_type"
+    /// OAuth 2.0: the requested scope is invalid or exceeds what was granted.
+    public static let invalidScope: ServerErrorCode = "invalid_scope"
+    /// RFC 6750: the access token lacks the scope the resource needs (403).
+    public static let insufficientScope: ServerErrorCode = "insufficient_scope"
+    /// RFC 7009: the server does not revoke this type of token.
+    public static let unsupportedTokenType: ServerErrorCode = "unsupported_token_type"
+
     /// The raw code.
     public var description: String { rawValue }
 }
 
-/// The error envelope of the API contract: `{"error": {"code": "...", "message": "..."}}`.
-struct ServerErrorEnvelope: Decodable {
-    struct Body: Decodable {
-        let code: ServerErrorCode
-        let message: String?
-    }
-    let error: Body
-}

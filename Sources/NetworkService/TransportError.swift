@@ -1,3 +1,8 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A request that got no HTTP response: the connection could not be made, timed out or dropped.
 ///
 /// Transports throw it so that ``NetworkError/isTransient`` can tell a retryable failure
@@ -41,6 +46,22 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         kind == .cannotConnect || kind == .timedOut || kind == .connectionLost
     }
 
-    /// For example `transport error (timedOut)`.
-    public var description: String { "transport error (\(kind))" }
+    /// For example `transport error (other): too many HTTP redirects`: the kind and what
+    /// the transport reported, with anything token-like redacted.
+    public var description: String {
+        guard let cause else { return "transport error (\(kind))" }
+        return "transport error (\(kind)): \(cause)"
+    }
+
+    /// What the underlying error says, redacted; `nil` when there is none.
+    public var cause: String? {
+        guard let underlying else { return nil }
+        #if canImport(FoundationNetworking) || canImport(Darwin)
+        if let urlError = underlying as? URLError {
+            return Redaction.redact(Self.summary(of: urlError))
+        }
+        #endif
+        return Redaction.redact(String(describing: underlying))
+    }
 }
+

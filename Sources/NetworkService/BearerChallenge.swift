@@ -1,0 +1,59 @@
+/// Reads the parameters of a `WWW-Authenticate` challenge with the `Bearer` scheme
+/// (RFC 6750 §3, auth-param syntax of RFC 9110 §11.2): `name=token` or `name="quoted
+/// string"`, separated by commas.
+enum BearerChallenge {
+    /// The parameters of the first `Bearer` challenge in `header`, names lowercased;
+    /// `nil` when there is no Bearer challenge.
+    static func parameters(of header: String) -> [String: String]? {
+        var rest = Substring(header)
+        skipSpaces(&rest)
+        guard rest.count >= 6, rest.prefix(6).lowercased() == "bearer",
+              rest.count == 6 || rest.dropFirst(6).first == " " || rest.dropFirst(6).first == "," else { return nil }
+        rest = rest.dropFirst(6)
+        var parameters: [String: String] = [:]
+        while true {
+            skip(&rest, while: { $0 == " " || $0 == "," || $0 == "\t" })
+            let name = take(&rest, while: { $0 != "=" && $0 != " " && $0 != "," })
+            guard !name.isEmpty else { break }
+            skipSpaces(&rest)
+            guard rest.first == "=" else { break }  // a token68 or the next challenge: stop
+            rest = rest.dropFirst()
+            skipSpaces(&rest)
+            let value: String
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                var text = ""
+                while let character = rest.first, character != "\"" {
+                    rest = rest.dropFirst()
+                    if character == "\\", let escaped = rest.first {
+                        text.append(escaped)
+                        rest = rest.dropFirst()
+                    } else {
+                        text.append(character)
+                    }
+                }
+                rest = rest.dropFirst()
+                value = text
+            } else {
+                value = String(take(&rest, while: { $0 != "," && $0 != " " }))
+            }
+            parameters[name.lowercased()] = value
+        }
+        return parameters
+    }
+
+    private static func skipSpaces(_ text: inout Substring) {
+        skip(&text, while: { $0 == " " || $0 == "\t" })
+    }
+
+    private static func skip(_ text: inout Substring, while predicate: (Character) -> Bool) {
+        _ = take(&text, while: predicate)
+    }
+
+    private static func take(_ text: inout Substring, while predicate: (Character) -> Bool) -> Substring {
+        let end = text.firstIndex { !predicate($0) } ?? text.endIndex
+        let taken = text[..<end]
+        text = text[end...]
+        return taken
+    }
+}
