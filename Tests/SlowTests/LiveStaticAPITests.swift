@@ -17,7 +17,7 @@ extension LiveServer {
             #expect(signedUp.member.nickname == "kim")
             #expect(signedUp.member.role == .member)
             #expect(signedUp.tokens.tokenType == "Bearer")
-            #expect(signedUp.tokens.expiresIn > 0)
+            #expect((signedUp.tokens.expiresIn ?? 0) > 0)
 
             let signedIn = try await AuthAPI.signIn(email: email, password: SlowTestEnvironment.password, server: server)
             #expect(signedIn.member == signedUp.member)

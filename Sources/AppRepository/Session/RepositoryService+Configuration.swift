@@ -2,11 +2,13 @@ public import Foundation
 public import NetworkService
 
 extension RepositoryService {
-    /// How a ``RepositoryService`` keeps its session alive. Every field has a default that
-    /// fits the app's own server.
+    /// How a ``RepositoryService`` keeps its session alive. The defaults fit the app's own
+    /// server (``appAPI``); for another server, start from a preset that sets the refresh
+    /// call, which refresh failures end the session, how errors are read and how a session
+    /// is revoked, all together:
     ///
     /// ```swift
-    /// var configuration = RepositoryService.Configuration()
+    /// var configuration = RepositoryService.Configuration.oauth2(tokenEndpoint: "/o/token/", clientID: "cli")
     /// configuration.refreshLeeway = 120
     /// configuration.now = { testClock.now }      // tests move time instead of sleeping
     /// ```
@@ -16,24 +18,33 @@ extension RepositoryService {
         public var refreshLeeway: TimeInterval
         /// Which failed responses mean the access token is no good. Default: HTTP 401.
         public var authenticationFailurePolicy: AuthenticationFailurePolicy
-        /// How many refreshes are allowed in a stretch of time. Default: 5 in 30 s.
+        /// The guard against refresh loops. Default: 5 refreshes in 30 s of tokens the server
+        /// refused before they were due to expire.
         public var refreshWindow: RefreshWindow
         /// The clock for expiry decisions. Default: the system clock.
         public var now: @Sendable () -> Date
-        /// The refresh call. Default: `POST /v1/auth/refresh`.
+        /// The refresh call. Default: the app's `POST /v1/auth/refresh` (``TokenRefresher/appAPI``).
         public var refresher: TokenRefresher
-        /// Which refresh failures end the session. Default: 401 `invalid_refresh_token` or
-        /// `refresh_token_reused`.
-        public var refreshFailureRule: RefreshFailureRule
+        /// Which refresh failures end the session; `nil` (the default) uses the refresher's
+        /// own ``TokenRefresher/failureRule``, so a refresher of your own never pairs with
+        /// another server's rule.
+        public var refreshFailureRule: RefreshFailureRule?
+        /// How sign-out ends the session on the server. Default: the app's `POST /v1/auth/sign-out`.
+        public var revoker: SessionRevoker
+        /// How the API's error responses are read; `nil` (the default) keeps the server's
+        /// own ``Server/errorFormat``.
+        public var errorFormat: ServerErrorFormat?
 
-        /// Creates a configuration.
+        /// Creates a configuration; every argument has the app server's default.
         public init(
             refreshLeeway: TimeInterval = 60,
             authenticationFailurePolicy: AuthenticationFailurePolicy = .default,
             refreshWindow: RefreshWindow = RefreshWindow(),
             now: @escaping @Sendable () -> Date = { Date() },
             refresher: TokenRefresher = .appAPI,
-            refreshFailureRule: RefreshFailureRule = .appAPI
+            refreshFailureRule: RefreshFailureRule? = nil,
+            revoker: SessionRevoker = .appAPI,
+            errorFormat: ServerErrorFormat? = nil
         ) {
             self.refreshLeeway = refreshLeeway
             self.authenticationFailurePolicy = authenticationFailurePolicy
@@ -41,6 +52,11 @@ extension RepositoryService {
             self.now = now
             self.refresher = refresher
             self.refreshFailureRule = refreshFailureRule
+            self.revoker = revoker
+            self.errorFormat = errorFormat
         }
+
+        /// The rule in force: ``refreshFailureRule``, else the refresher's.
+        var effectiveRefreshFailureRule: RefreshFailureRule { refreshFailureRule ?? refresher.failureRule }
     }
 }

@@ -30,7 +30,13 @@ public import TokenStore
 ///    event, ``SessionError/Kind/sessionEnded``); any other refresh failure keeps the
 ///    credentials and throws ``SessionError/Kind/refreshFailed`` (transient);
 /// 6. a refresh that finishes after a sign-out or another sign-in writes nothing;
-/// 7. more refreshes than the ``RefreshWindow`` allows throw ``SessionError/Kind/refreshLimitExceeded``.
+/// 7. a loop (the server refusing fresh tokens before they were due) is stopped by the
+///    ``RefreshWindow`` with ``SessionError/Kind/refreshLimitExceeded``; refreshes of tokens
+///    that were due never count.
+///
+/// The engine serves any server through presets in its ``Configuration``: the app's own
+/// (``Configuration/appAPI``, the default), OAuth 2.0 (``Configuration/oauth2(_:)``) and a
+/// JSON server described by field names (``Configuration/json(_:revoker:)``).
 ///
 /// There is no shared instance: make one service per account and server, and use it from
 /// any task or actor.
@@ -44,9 +50,18 @@ public final class RepositoryService: Sendable {
 
     let coordinator: SessionCoordinator
     let broadcaster = SessionEventBroadcaster()
+    /// The last access token the server accepted (a call with it got an answer other than an
+    /// authentication failure): the refresh window's evidence that a refresh was explained.
+    private let acceptedAccessToken = LockedValue<String?>(nil)
 
     /// Creates a service. Nothing is read or sent until the first call.
+    /// - Parameters:
+    ///   - server: Where the API lives; ``Configuration/errorFormat``, when set, replaces its error format.
+    ///   - tokenStore: Where the session's credentials are kept.
+    ///   - configuration: How the session is kept alive; the app's own server by default.
     public init(server: Server, tokenStore: any TokenStore, configuration: Configuration = Configuration()) {
+        var server = server
+        if let errorFormat = configuration.errorFormat { server.errorFormat = errorFormat }
         self.server = server
         self.tokenStore = tokenStore
         self.configuration = configuration
@@ -80,11 +95,28 @@ public final class RepositoryService: Sendable {
             }
         }
         do {
-            return try await handler(server, AccessToken(credentials.accessToken))
+            return try await call(handler, with: credentials)
         } catch let error as NetworkError where !refreshed && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
             credentials = try await refresh(after: credentials)
-            return try await handler(server, AccessToken(credentials.accessToken))
+            return try await call(handler, with: credentials)
         }
+    }
+
+    /// Calls `handler` with the access token in `credentials` and notes whether the server accepted it.
+    private func call<T>(_ handler: (Server, AccessToken) async throws -> T, with credentials: Credentials) async throws -> T {
+        do {
+            let result = try await handler(server, AccessToken(credentials.accessToken))
+            noteAccepted(credentials.accessToken)
+            return result
+        } catch let error as NetworkError where error.kind == .httpStatus
+                    && !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
+            noteAccepted(credentials.accessToken)  // an answer such as 404 or 403 got past authentication
+            throw error
+        }
+    }
+
+    private func noteAccepted(_ token: String) {
+        acceptedAccessToken.withLock { if $0 != token { $0 = token } }
     }
 
     /// New credentials to replace `failed`: from the refresh in flight, from the store when
@@ -115,7 +147,11 @@ public final class RepositoryService: Sendable {
            !stored.accessTokenExpires(within: configuration.refreshLeeway, of: now) {
             return stored
         }
-        try await coordinator.admitRefresh(at: now)
+        // A refresh is explained when the token was due (expired or within the leeway by its
+        // known expiry), or, expiry unknown, when the server had accepted it before refusing it.
+        let due = stored.accessTokenExpires(within: configuration.refreshLeeway, of: now)
+        let accepted = acceptedAccessToken.withLock { $0 == stored.accessToken }
+        try await coordinator.admitRefresh(at: now, unexplained: !due && (stored.accessTokenExpiresAt != nil || !accepted))
 
         let tokens: Tokens
         do {
@@ -124,7 +160,7 @@ public final class RepositoryService: Sendable {
             guard await coordinator.currentGeneration == generation else {
                 throw SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
             }
-            if let reason = configuration.refreshFailureRule.sessionEndingReason(error) {
+            if let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error) {
                 try await tokenStore.clear()
                 _ = await coordinator.endGeneration(from: generation)
                 broadcaster.send(.signedOut(reason))
@@ -132,7 +168,7 @@ public final class RepositoryService: Sendable {
             }
             throw SessionError(.refreshFailed, underlying: error)
         }
-        let renewed = credentials(from: tokens, memberID: stored.memberID)
+        let renewed = credentials(from: tokens, accountID: stored.memberID)
         guard await coordinator.currentGeneration == generation else {
             throw SessionError(.sessionEnded, reason: .userSignedOut)
         }
@@ -151,15 +187,30 @@ public final class RepositoryService: Sendable {
         return SessionError(.sessionEnded, reason: .userSignedOut)
     }
 
-    /// Credentials from tokens the server just issued. Expiry is counted from now on this
-    /// device's clock (`expiresIn`), so a device whose clock is off still refreshes on time.
-    func credentials(from tokens: Tokens, memberID: String) -> Credentials {
+    /// Credentials from tokens the server just issued. The expiry is counted on this device's
+    /// clock from the lifetime the server gave (`expiresIn`), so a device whose clock is off
+    /// still refreshes on time; else from `expiresAt`; else from the access token's JWT
+    /// `exp` (its lifetime `exp − iat` when `iat` is there: a scheduling hint, never checked);
+    /// else the expiry is unknown and the token is refreshed when the server refuses it.
+    func credentials(from tokens: Tokens, accountID: String) -> Credentials {
         let now = configuration.now()
+        var lifetime: TimeInterval?
+        if let expiresIn = tokens.expiresIn {
+            lifetime = expiresIn
+        } else if let expiresAt = tokens.expiresAt {
+            lifetime = expiresAt.timeIntervalSince(now)
+        } else if let claims = UnverifiedJWT(tokens.accessToken.rawValue) {
+            lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(now)
+        }
+        guard let lifetime, lifetime.isFinite, lifetime > 0 else {
+            return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,
+                               accessTokenExpiresAt: nil, memberID: accountID)
+        }
         return Credentials(
             accessToken: tokens.accessToken.rawValue,
             refreshToken: tokens.refreshToken,
-            accessTokenExpiresAt: now.addingTimeInterval(TimeInterval(tokens.expiresIn)),
-            memberID: memberID,
+            accessTokenExpiresAt: now.addingTimeInterval(lifetime),
+            memberID: accountID,
             accessTokenIssuedAt: now
         )
     }

@@ -10,8 +10,8 @@ import TokenStore
 ///   of starting another.
 /// - Generation: sign-in and sign-out bump it. A refresh remembers the generation it
 ///   started in and writes nothing if it changed (rule 6 of the session rules, docs/DESIGN.md §3).
-/// - Window: refreshes that reach the server are counted; past the limit, refreshing is an
-///   error (rule 7).
+/// - Window: unexplained refreshes (of tokens the server refused before they were due) are
+///   counted; past the limit, refreshing is an error (rule 7).
 actor SessionCoordinator {
     private var generation = 0
     private var inFlight: Task<Credentials, any Error>?
@@ -75,12 +75,20 @@ actor SessionCoordinator {
         return true
     }
 
-    /// Counts a refresh about to reach the server, or throws when the window is full.
-    func admitRefresh(at now: Date) throws(SessionError) {
+    /// Admits a refresh about to reach the server. An unexplained one (see ``RefreshWindow``)
+    /// is counted, and throws when the window already holds as many as it allows.
+    func admitRefresh(at now: Date, unexplained: Bool) throws(SessionError) {
         refreshTimes.removeAll { now.timeIntervalSince($0) >= window.interval }
+        guard unexplained else { return }
         guard refreshTimes.count < window.maximumRefreshes else {
-            throw SessionError(.refreshLimitExceeded)
+            throw SessionError(.refreshLimitExceeded, detail:
+                "the server refused \(refreshTimes.count) access tokens before they were due to expire within the last "
+                + "\(Self.format(window.interval)) s; refreshing again in \(Self.format(window.interval - now.timeIntervalSince(refreshTimes[0]))) s at the earliest")
         }
         refreshTimes.append(now)
+    }
+
+    private static func format(_ seconds: TimeInterval) -> String {
+        String(format: "%.0f", max(0, seconds.rounded(.up)))
     }
 }

@@ -21,9 +21,13 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// Refreshing failed for a reason that may pass (no connection, timeout, 5xx, a
         /// garbled answer). The credentials are kept: try again later.
         public static let refreshFailed = Kind(rawValue: "refreshFailed")
-        /// More refreshes than the refresh window allows: the server keeps refusing fresh
-        /// tokens, so the SDK stops instead of looping.
+        /// The server refused, before they were due to expire, more freshly refreshed access
+        /// tokens than the ``RefreshWindow`` allows: a loop, so the SDK stops refreshing for
+        /// a while instead. Refreshes of tokens that were due never count.
         public static let refreshLimitExceeded = Kind(rawValue: "refreshLimitExceeded")
+        /// A session could not be started: no account id was given and the access token is
+        /// not a JWT with a `sub` claim.
+        public static let accountUnknown = Kind(rawValue: "accountUnknown")
 
         /// The raw value.
         public var description: String { rawValue }
@@ -35,12 +39,16 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     public let reason: SignOutReason?
     /// The error underneath, for example the `NetworkError` of a failed refresh.
     public let underlying: (any Error)?
+    /// What exactly happened, when there is more to say than the kind (for
+    /// ``Kind/refreshLimitExceeded``: how many refreshes, in how long).
+    public let detail: String?
 
     /// Creates a session error.
-    public init(_ kind: Kind, reason: SignOutReason? = nil, underlying: (any Error)? = nil) {
+    public init(_ kind: Kind, reason: SignOutReason? = nil, underlying: (any Error)? = nil, detail: String? = nil) {
         self.kind = kind
         self.reason = reason
         self.underlying = underlying
+        self.detail = detail
     }
 
     /// Whether trying again later may succeed (a failed refresh whose credentials were kept).
@@ -56,7 +64,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
             return "refreshing the session failed; the credentials were kept, try again later"
                 + (underlying.map { ": \($0)" } ?? "")
         case .refreshLimitExceeded:
-            return "too many token refreshes in a short time; the server keeps refusing new tokens"
+            return "stopped refreshing to avoid a loop: " + (detail ?? "the server refused access tokens before they were due to expire")
+        case .accountUnknown:
+            return "no account id was given and the access token is not a JWT with a `sub` claim"
         default: return kind.rawValue
         }
     }

@@ -5,16 +5,17 @@ public import NetworkService
 /// ```swift
 /// for await event in service.events() {
 ///     switch event {
-///     case .signedIn(let member): showHome(member)
+///     case .signedIn(let accountID): showHome(accountID)
 ///     case .refreshed: break
 ///     case .signedOut(let reason): showSignIn(reason)
 ///     }
 /// }
 /// ```
 public enum SessionEvent: Sendable, Equatable {
-    /// A member signed in (or signed up) through this service.
-    case signedIn(Member)
-    /// The tokens were refreshed and saved; the member stays signed in.
+    /// A session started through this service (sign-in, sign-up, ``RepositoryService/startSession(tokens:accountID:)``),
+    /// for the account with this id (the app's member id).
+    case signedIn(accountID: String)
+    /// The tokens were refreshed and saved; the account stays signed in.
     case refreshed(memberID: String)
     /// The session ended, and why.
     case signedOut(SignOutReason)

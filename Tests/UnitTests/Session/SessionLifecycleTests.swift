@@ -31,7 +31,7 @@ struct SessionLifecycleTests {
         #expect(stored.accessTokenExpiresAt == clock.now.addingTimeInterval(900))
         #expect(try await service.isSignedIn())
         var iterator = events.makeAsyncIterator()
-        #expect(await iterator.next() == .signedIn(member))
+        #expect(await iterator.next() == .signedIn(accountID: member.id.uuidString))
     }
 
     @Test("signing out clears the store, tells the server, and sends signedOut")

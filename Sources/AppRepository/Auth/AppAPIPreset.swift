@@ -1,0 +1,31 @@
+import NetworkService
+
+// The app's own server, as a preset of the session engine: its refresh call, which refresh
+// failures end the session, and its sign-out. `RepositoryService.Configuration()` uses it.
+
+extension TokenRefresher {
+    /// `POST /v1/auth/refresh` with the stored refresh token (``AuthAPI/refresh(refreshToken:server:)``);
+    /// the session ends on 401 `invalid_refresh_token` or `refresh_token_reused`.
+    public static let appAPI = TokenRefresher(failureRule: .appAPI) { credentials, server in
+        try await AuthAPI.refresh(refreshToken: credentials.refreshToken, server: server)
+    }
+}
+
+extension RefreshFailureRule {
+    /// The app's contract: HTTP 401 with `invalid_refresh_token` or `refresh_token_reused`.
+    public static let appAPI = RefreshFailureRule.rejecting(status: 401, codes: [.invalidRefreshToken, .refreshTokenReused])
+}
+
+extension SessionRevoker {
+    /// `POST /v1/auth/sign-out` (``AuthAPI/signOut(refreshToken:server:accessToken:)``): ends the session family.
+    public static let appAPI = SessionRevoker(usesAccessToken: true) { credentials, server in
+        try await AuthAPI.signOut(refreshToken: credentials.refreshToken, server: server,
+                                  accessToken: AccessToken(credentials.accessToken))
+    }
+}
+
+extension RepositoryService.Configuration {
+    /// The app's own server (the default): ``TokenRefresher/appAPI``, ``RefreshFailureRule/appAPI``,
+    /// ``SessionRevoker/appAPI`` and the server's standard error format.
+    public static var appAPI: Self { Self() }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// What sign-up, sign-in and anonymous sign-in return: the member and their first tokens.
+public struct AuthSession: Codable, Sendable, Equatable {
+    /// The signed-in member.
+    public let member: Member
+    /// The session's tokens.
+    public let tokens: Tokens
+
+    /// Creates a session value.
+    public init(member: Member, tokens: Tokens) {
+        self.member = member
+        self.tokens = tokens
+    }
+}
+
+/// What `POST /v1/auth/refresh` returns.
+struct RefreshResult: Codable, Sendable {
+    let tokens: Tokens
+}

@@ -1,0 +1,47 @@
+public import NetworkService
+
+/// Which refresh failures end the session (clear the store, send `signedOut`) rather than
+/// being reported as transient. Every failure the rule does not claim keeps the credentials.
+///
+/// ```swift
+/// // OAuth 2.0: invalid_grant, whether the server answers 400 (RFC 6749) or 401.
+/// let rule = RefreshFailureRule.rejecting(statuses: [400, 401], codes: [.invalidGrant])
+/// ```
+public struct RefreshFailureRule: Sendable {
+    /// The reason the session ends for `error`, or `nil` to keep the credentials.
+    public let sessionEndingReason: @Sendable (_ error: any Error) -> SignOutReason?
+
+    /// Creates a rule from a function.
+    public init(_ sessionEndingReason: @escaping @Sendable (_ error: any Error) -> SignOutReason?) {
+        self.sessionEndingReason = sessionEndingReason
+    }
+
+    /// A rule that ends the session when the refresh call is answered with one of
+    /// `statuses` and one of `codes` (any code, or none, when `codes` is `nil`).
+    public static func rejecting(statuses: Set<Int>, codes: Set<ServerErrorCode>?) -> RefreshFailureRule {
+        RefreshFailureRule { error in
+            guard let error = error as? NetworkError, error.kind == .httpStatus,
+                  let status = error.statusCode, statuses.contains(status) else { return nil }
+            if let codes {
+                guard let code = error.serverErrorCode, codes.contains(code) else { return nil }
+            }
+            return .refreshTokenRejected(error.serverErrorCode)
+        }
+    }
+
+    /// A rule that ends the session when the server answers `status` with one of `codes`
+    /// (any code when `codes` is `nil`).
+    public static func rejecting(status: Int, codes: Set<ServerErrorCode>?) -> RefreshFailureRule {
+        rejecting(statuses: [status], codes: codes)
+    }
+
+    /// The default for a refresher of your own: the refresh call answered HTTP 400 or 401,
+    /// whatever the code. Servers answer a bad refresh token one of these two ways (RFC 6749
+    /// says 400 `invalid_grant`; many JSON servers say 401); a timeout, a dropped
+    /// connection, 5xx or garbage never ends the session.
+    public static let rejectedByServer = rejecting(statuses: [400, 401], codes: nil)
+
+    /// RFC 6749 §5.2: `invalid_grant` (the refresh token is invalid, expired, revoked or was
+    /// issued to another client), answered 400 as the RFC says or 401 as some servers do.
+    public static let oauth2 = rejecting(statuses: [400, 401], codes: [.invalidGrant])
+}

@@ -1,0 +1,56 @@
+public import Foundation
+public import NetworkService
+
+/// The tokens a sign-in or a refresh returns, whatever the server: the access token, the
+/// refresh token to keep, and the access token's expiry when the server says it.
+///
+/// Expiry is optional. When the server sends neither ``expiresIn`` nor ``expiresAt``, the
+/// service reads `exp` (and `iat`) from the access token if it is a JWT (unverified: only
+/// to schedule refreshes, never trusted for anything else), and otherwise works with an
+/// unknown expiry: it refreshes when the server answers 401.
+///
+/// Printing it never shows the tokens.
+///
+/// ```swift
+/// let tokens = Tokens(accessToken: AccessToken(reply.access), refreshToken: reply.refresh)
+/// try await service.startSession(tokens: tokens, accountID: "kim")
+/// ```
+public struct Tokens: Codable, Sendable, Equatable {
+    /// The bearer token for API calls.
+    public let accessToken: AccessToken
+    /// The refresh token to keep: the rotated one, or the old one when the server kept it.
+    public let refreshToken: String
+    /// The token type, `"Bearer"`.
+    public let tokenType: String
+    /// Seconds the access token is valid for, counted from when it was issued, if the server said.
+    public let expiresIn: TimeInterval?
+    /// When the access token expires by the server's clock, if the server said.
+    public let expiresAt: Date?
+    /// The granted scope, if the server said (OAuth 2.0).
+    public let scope: String?
+
+    /// Creates tokens, for example in a custom ``TokenRefresher`` for a server that answers
+    /// in another shape.
+    public init(accessToken: AccessToken, refreshToken: String, tokenType: String = "Bearer",
+                expiresIn: TimeInterval? = nil, expiresAt: Date? = nil, scope: String? = nil) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.expiresAt = expiresAt
+        self.scope = scope
+    }
+}
+
+extension Tokens: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `Tokens(<redacted>, expiresIn: 900)`, or `expiresIn: unknown`.
+    public var description: String {
+        "Tokens(<redacted>, expiresIn: \(expiresIn.map { String(format: "%g", $0) } ?? "unknown"))"
+    }
+    /// The same as `description`.
+    public var debugDescription: String { description }
+    /// A mirror without the tokens.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["expiresIn": expiresIn as Any, "expiresAt": expiresAt as Any, "scope": scope as Any])
+    }
+}
