@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The SDK's test-support library (TestClock) for the server's tests; the server itself
+        // does not depend on the SDK.
+        .package(name: "AppSDK", path: ".."),
         // Already in the graph through the packages above (same versions); declared because the
         // server imports their modules directly: Crypto (SHA-256 of refresh tokens), Logging,
         // NIOCore/NIOConcurrencyHelpers and ServiceLifecycle. See README "Dependencies".
@@ -73,6 +76,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 // To turn a database file back into an older schema (migration test).
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "AppSDKTesting", package: "AppSDK"),
             ],
             swiftSettings: testSwiftSettings
         ),

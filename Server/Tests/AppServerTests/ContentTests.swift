@@ -1,3 +1,4 @@
+import AppSDKTesting
 import AppServerCore
 import Foundation
 import Hummingbird
@@ -50,7 +51,7 @@ struct ContentTests {
 
     @Test("today's question is chosen by the UTC date")
     func todaysQuestion() async throws {
-        let clock = ManualClock(Date(timeIntervalSince1970: 86_400 * 20_003 + 3600))
+        let clock = TestClock(Date(timeIntervalSince1970: 86_400 * 20_003 + 3600))
         try await TestServer.run(clock: clock) { api in
             let token = try await api.signUp("pia@example.com").tokens.accessToken
             let today = try await api.send(.get, "/v1/questions/today", token: token).decode(QuestionDTO.self)

@@ -1,3 +1,4 @@
+import AppSDKTesting
 import AppServerCore
 import Foundation
 import Hummingbird
@@ -20,12 +21,12 @@ struct RefreshGraceTests {
 
     @Test("a retry within the grace period while the child is unused gets a fresh pair, and the family lives")
     func retryWithinGrace() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             let session = try await api.signUp("gail@example.com")
             // The server rotates, but the client never sees this response.
             let lost = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
-            clock.advance(seconds: 30)  // the last second of the grace period
+            clock.advance(by: 30)  // the last second of the grace period
 
             let response = try await api.refresh(session.tokens.refreshToken)
             #expect(response.status == .ok)
@@ -65,18 +66,18 @@ struct RefreshGraceTests {
 
     @Test("retries may repeat, but the window counts from the first use; once the retried pair is used, it is reuse")
     func windowCountsFromFirstUse() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             // Window from the first use: a third presentation 31 s after it is reuse.
             let session = try await api.signUp("iris@example.com")
             _ = try await api.refresh(session.tokens.refreshToken)
-            clock.advance(seconds: 10)
+            clock.advance(by: 10)
             #expect(try await api.refresh(session.tokens.refreshToken).status == .ok)
-            clock.advance(seconds: 20)
+            clock.advance(by: 20)
             let third = try await api.refresh(session.tokens.refreshToken)
             #expect(third.status == .ok)
             let latest = try third.decode(RefreshResultDTO.self).tokens
-            clock.advance(seconds: 1)
+            clock.advance(by: 1)
             let late = try await api.refresh(session.tokens.refreshToken)
             #expect(late.status == .unauthorized)
             #expect(late.errorCode == "refresh_token_reused")
@@ -99,11 +100,11 @@ struct RefreshGraceTests {
 
     @Test("presenting a used token after the grace period is reuse, even while its child is unused")
     func reuseOutsideWindow() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             let session = try await api.signUp("jill@example.com")
             let rotated = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
-            clock.advance(seconds: 31)
+            clock.advance(by: 31)
             let reuse = try await api.refresh(session.tokens.refreshToken)
             #expect(reuse.status == .unauthorized)
             #expect(reuse.errorCode == "refresh_token_reused")

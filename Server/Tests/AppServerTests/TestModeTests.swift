@@ -1,3 +1,4 @@
+import AppSDKTesting
 import AppServerCore
 import Foundation
 import Hummingbird
@@ -42,7 +43,7 @@ struct TestModeTests {
 
     @Test("expire-access-tokens expires earlier tokens; tokens issued right after work, in the same second")
     func expireAccessTokens() async throws {
-        let clock = ManualClock()  // frozen: everything happens in the same second
+        let clock = TestClock()  // frozen: everything happens in the same second
         try await TestServer.run(configuration: TestServer.configuration(testMode: true), clock: clock) { api in
             let session = try await api.signUp("yuri@example.com")
             #expect(try await api.send(.post, "/v1/_test/expire-access-tokens").status == .noContent)

@@ -1,3 +1,4 @@
+import AppSDKTesting
 import AppServerCore
 import Foundation
 import Hummingbird
@@ -64,13 +65,13 @@ struct TokenTests {
 
     @Test("an access token expires after its lifetime: 401 token_expired with WWW-Authenticate")
     func accessTokenExpiry() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await TestServer.run(configuration: TestServer.configuration(accessTokenLifetime: 60), clock: clock) { api in
             let session = try await api.signUp("kate@example.com")
             #expect(session.tokens.expiresIn == 60)
-            clock.advance(seconds: 59)
+            clock.advance(by: 59)
             #expect(try await api.send(.get, "/v1/members/me", token: session.tokens.accessToken).status == .ok)
-            clock.advance(seconds: 1)
+            clock.advance(by: 1)
             let expired = try await api.send(.get, "/v1/members/me", token: session.tokens.accessToken)
             #expect(expired.status == .unauthorized)
             #expect(expired.errorCode == "token_expired")
@@ -83,10 +84,10 @@ struct TokenTests {
 
     @Test("a refresh token expires after its lifetime")
     func refreshTokenExpiry() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         try await TestServer.run(configuration: TestServer.configuration(refreshTokenLifetime: 120), clock: clock) { api in
             let session = try await api.signUp("liam@example.com")
-            clock.advance(seconds: 121)
+            clock.advance(by: 121)
             let response = try await api.refresh(session.tokens.refreshToken)
             #expect(response.status == .unauthorized)
             #expect(response.errorCode == "invalid_refresh_token")
@@ -129,7 +130,7 @@ struct TokenTests {
 
     @Test("the verifier rejects alg none, wrong keys and edited payloads directly")
     func verifierUnit() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let tokens = await AccessTokens(secret: TestServer.secret, lifetime: .seconds(60), clock: clock.timeSource)
         let issued = try await tokens.issue(memberID: UUID(), sessionID: "s", role: .member)
         #expect(try await tokens.verify(issued.token).sid == "s")
@@ -139,7 +140,7 @@ struct TokenTests {
         await #expect(throws: AccessTokenError.unsupportedAlgorithm) { try await tokens.verify(noneHeader + "." + parts[1] + ".") }
         let other = await AccessTokens(secret: String(TestServer.secret.reversed()), lifetime: .seconds(60), clock: clock.timeSource)
         await #expect(throws: AccessTokenError.badSignature) { try await other.verify(issued.token) }
-        clock.advance(seconds: 60)
+        clock.advance(by: 60)
         await #expect(throws: AccessTokenError.expired) { try await tokens.verify(issued.token) }
     }
 

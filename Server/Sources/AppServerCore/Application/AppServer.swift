@@ -55,6 +55,7 @@ public enum AppServer {
         }
     }
 
+    /// The router: request log, test-mode counters and error middleware, then every route collection under `/v1`.
     static func makeRouter(services: AppServices) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         let table = RouteTable()
@@ -63,21 +64,22 @@ public enum AppServer {
             router.add(middleware: TestCountersMiddleware(state: testMode))
         }
         router.add(middleware: ErrorMiddleware(routes: table))
-        let v1Group = router.group("v1")
-        let v1 = RouteBuilder(group: v1Group, prefix: "/v1", table: table)
-        let bearer = RouteBuilder(
-            group: v1Group.group().add(middleware: AuthMiddleware(accessTokens: services.accessTokens, database: services.database)),
-            prefix: "/v1", table: table
-        )
-        AuthRoutes(services: services).register(public: v1, bearer: bearer)
-        MemberRoutes(services: services).register(bearer: bearer)
-        QuestionRoutes(services: services).register(bearer: bearer)
-        AnswerRoutes(services: services).register(bearer: bearer)
-        PostRoutes(services: services).register(bearer: bearer)
-        CommentRoutes(services: services).register(bearer: bearer)
-        ReportRoutes(services: services).register(bearer: bearer)
+        var collections = [
+            AuthRoutes(services: services).endpoints,
+            MemberRoutes(services: services).endpoints,
+            QuestionRoutes(services: services).endpoints,
+            AnswerRoutes(services: services).endpoints,
+            PostRoutes(services: services).endpoints,
+            CommentRoutes(services: services).endpoints,
+            ReportRoutes(services: services).endpoints,
+            AdminRoutes(services: services).endpoints,
+        ]
         if let testMode = services.testMode {
-            TestRoutes(state: testMode).register(v1)
+            collections.append(TestRoutes(state: testMode).endpoints)
+        }
+        let recorder = RecordingRouter(router: router, table: table)
+        for collection in collections {
+            recorder.addRoutes(collection, atPath: "/v1")
         }
         return router
     }

@@ -10,4 +10,7 @@ struct AppServices: Sendable {
 
     /// The current time in whole seconds (what the database and JSON store).
     var now: Date { clock.now().wholeSeconds }
+
+    /// The middleware in front of every bearer route.
+    var authMiddleware: AuthMiddleware { AuthMiddleware(accessTokens: accessTokens, database: database) }
 }

@@ -9,7 +9,7 @@ import SQLiteNIO
 /// rotation is atomic.
 final class Database: Sendable {
     private let connection: SQLiteConnection
-    private let lock = AsyncLock()
+    private let queue = TransactionQueue()
 
     private init(connection: SQLiteConnection) {
         self.connection = connection
@@ -59,7 +59,7 @@ final class Database: Sendable {
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`, rolling back when it throws.
     func transaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
         let connection = self.connection
-        return try await lock.withLock {
+        return try await queue.run {
             let transaction = Transaction(connection: connection)
             try await transaction.execute("BEGIN IMMEDIATE")
             do {
@@ -75,7 +75,7 @@ final class Database: Sendable {
 
     /// Closes the connection; later calls fail.
     func close() async {
-        try? await lock.withLock { [connection] in try await connection.close() }
+        try? await queue.run { [connection] in try await connection.close() }
     }
 }
 

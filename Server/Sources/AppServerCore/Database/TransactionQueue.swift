@@ -1,13 +1,13 @@
-/// A first-come-first-served lock for async code.
+/// The queue ``Database`` runs its transactions through: one at a time, first come first served.
 ///
 /// The server has one SQLite connection; a transaction spans several awaited statements, so
-/// transactions must not interleave. Waiting does not block a thread.
-actor AsyncLock {
-    private var isLocked = false
+/// transactions must not interleave. A transaction waits its turn without blocking a thread.
+actor TransactionQueue {
+    private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Runs `body` while holding the lock.
-    func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    /// Runs `body` once every transaction queued before it has finished; the next one waits for it.
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquire()
         do {
             let value = try await body()
@@ -20,8 +20,8 @@ actor AsyncLock {
     }
 
     private func acquire() async {
-        if !isLocked {
-            isLocked = true
+        if !isBusy {
+            isBusy = true
             return
         }
         await withCheckedContinuation { waiters.append($0) }
@@ -29,9 +29,9 @@ actor AsyncLock {
 
     private func release() {
         if waiters.isEmpty {
-            isLocked = false
+            isBusy = false
         } else {
-            // Hand the lock straight to the next waiter: it stays locked.
+            // Hand the turn straight to the next waiter: the queue stays busy.
             waiters.removeFirst().resume()
         }
     }

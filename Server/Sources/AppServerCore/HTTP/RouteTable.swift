@@ -62,21 +62,24 @@ public final class RouteTable: Sendable {
     }
 }
 
-/// Registers routes on a router group and records them in a ``RouteTable``.
-struct RouteBuilder {
-    let group: RouterGroup<AppRequestContext>
-    let prefix: String
+/// The router as the route collections are added to it: forwards every route to the router and
+/// records it in a ``RouteTable``.
+struct RecordingRouter: RouterMethods {
+    let router: Router<AppRequestContext>
     let table: RouteTable
 
-    typealias Handler = @Sendable (Request, AppRequestContext) async throws -> Response
-
-    private func on(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
-        group.on(RouterPath(path), method: method, use: handler)
-        table.add(method, prefix + "/" + path)
+    @discardableResult
+    func on<Responder: HTTPResponder>(
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
+    ) -> Self where Responder.Context == AppRequestContext {
+        router.on(path, method: method, responder: responder)
+        table.add(method, path.description)
+        return self
     }
 
-    func get(_ path: String, use handler: @escaping Handler) { on(.get, path, handler) }
-    func post(_ path: String, use handler: @escaping Handler) { on(.post, path, handler) }
-    func patch(_ path: String, use handler: @escaping Handler) { on(.patch, path, handler) }
-    func delete(_ path: String, use handler: @escaping Handler) { on(.delete, path, handler) }
+    @discardableResult
+    func add(middleware: any MiddlewareProtocol<Request, Response, AppRequestContext>) -> Self {
+        router.add(middleware: middleware)
+        return self
+    }
 }

@@ -5,8 +5,10 @@ import Hummingbird
 struct AuthRoutes {
     let services: AppServices
 
-    func register(public router: RouteBuilder, bearer: RouteBuilder) {
-        router.post("auth/sign-up") { request, _ in
+    /// The routes, relative to `/v1`.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.post("auth/sign-up") { request, _ in
             let body = try await JSONBody.decode(SignUpBody.self, from: request)
             let email = try Validation.email(body.email)
             let password = try Validation.password(body.password)
@@ -14,7 +16,7 @@ struct AuthRoutes {
             let session = try await services.auth.signUp(email: email, password: password, nickname: nickname)
             return JSONBody.response(session, status: .created)
         }
-        router.post("auth/sign-in") { request, _ in
+        routes.post("auth/sign-in") { request, _ in
             let body = try await JSONBody.decode(SignInBody.self, from: request)
             // Only presence and type are checked: a malformed email simply cannot match.
             let email = try Validation.required(body.email, field: "email").trimmingCharacters(in: .whitespaces).lowercased()
@@ -22,10 +24,10 @@ struct AuthRoutes {
             let session = try await services.auth.signIn(email: email, password: password)
             return JSONBody.response(session)
         }
-        router.post("auth/anonymous") { _, _ in
+        routes.post("auth/anonymous") { _, _ in
             JSONBody.response(try await services.auth.signInAnonymously(), status: .created)
         }
-        router.post("auth/refresh") { request, context in
+        routes.post("auth/refresh") { request, context in
             // Test mode counts every call and applies a pending fault before anything else, so a
             // faulted call never consumes the refresh token.
             if let testMode = services.testMode, let fault = testMode.beginRefresh() {
@@ -35,12 +37,15 @@ struct AuthRoutes {
             let refreshToken = try Validation.required(body.refreshToken, field: "refreshToken")
             return JSONBody.response(RefreshResultDTO(tokens: try await services.auth.refresh(refreshToken: refreshToken)))
         }
-        bearer.post("auth/sign-out") { request, context in
+        // The middleware applies to the routes added after it: sign-out only.
+        routes.add(middleware: services.authMiddleware)
+        routes.post("auth/sign-out") { request, context in
             let identity = try context.requireIdentity()
             let body = try await JSONBody.decode(RefreshTokenBody.self, from: request)
             let refreshToken = try Validation.required(body.refreshToken, field: "refreshToken")
             try await services.auth.signOut(refreshToken: refreshToken, caller: identity)
             return JSONBody.noContent()
         }
+        return routes
     }
 }

@@ -4,8 +4,10 @@ import Hummingbird
 struct MemberRoutes {
     let services: AppServices
 
-    func register(bearer router: RouteBuilder) {
-        router.get("members/me") { _, context in
+    /// The routes, relative to `/v1`; all behind ``AuthMiddleware``.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: services.authMiddleware)
+        routes.get("members/me") { _, context in
             let identity = try context.requireIdentity()
             let member = try await services.database.transaction { transaction in
                 try await MemberStore.find(id: identity.memberID, in: transaction)
@@ -13,7 +15,7 @@ struct MemberRoutes {
             guard let member else { throw APIError.notFound("The member no longer exists.") }
             return JSONBody.response(member.dto)
         }
-        router.patch("members/me") { request, context in
+        routes.patch("members/me") { request, context in
             let identity = try context.requireIdentity()
             let body = try await JSONBody.decode(NicknameBody.self, from: request)
             let nickname = try Validation.nickname(body.nickname)
@@ -24,12 +26,13 @@ struct MemberRoutes {
             guard let member else { throw APIError.notFound("The member no longer exists.") }
             return JSONBody.response(member.dto)
         }
-        router.delete("members/me") { _, context in
+        routes.delete("members/me") { _, context in
             let identity = try context.requireIdentity()
             try await services.database.transaction { transaction in
                 try await MemberStore.delete(id: identity.memberID, in: transaction)
             }
             return JSONBody.noContent()
         }
+        return routes
     }
 }

@@ -1,18 +1,21 @@
 import Hummingbird
 
-/// `/v1/posts...`: the feed, writing, reading, deleting and liking posts, and their comments.
+/// `/v1/posts...`: the feed, writing, reading, deleting and liking posts. A post's comments are
+/// ``CommentRoutes``.
 struct PostRoutes {
     let services: AppServices
 
-    func register(bearer router: RouteBuilder) {
-        router.get("posts") { request, context in
+    /// The routes, relative to `/v1`; all behind ``AuthMiddleware``.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: services.authMiddleware)
+        routes.get("posts") { request, context in
             let identity = try context.requireIdentity()
             let page = try PageRequest(from: request)
             return JSONBody.response(try await services.database.transaction { transaction in
                 try await PostStore.page(page, viewer: identity.memberID, in: transaction)
             })
         }
-        router.post("posts") { request, context in
+        routes.post("posts") { request, context in
             let identity = try context.requireIdentity()
             let body = try await JSONBody.decode(NewPostBody.self, from: request)
             let content = try Validation.text(body.content, field: "content", length: Validation.contentLength)
@@ -23,7 +26,7 @@ struct PostRoutes {
             }
             return JSONBody.response(post, status: .created)
         }
-        router.get("posts/{id}") { _, context in
+        routes.get("posts/{id}") { _, context in
             let identity = try context.requireIdentity()
             let postID = try pathID(in: context)
             let post = try await services.database.transaction { transaction in
@@ -32,7 +35,7 @@ struct PostRoutes {
             guard let post else { throw APIError.notFound("No post \(postID).") }
             return JSONBody.response(post)
         }
-        router.delete("posts/{id}") { _, context in
+        routes.delete("posts/{id}") { _, context in
             let identity = try context.requireIdentity()
             let postID = try pathID(in: context)
             try await services.database.transaction { transaction in
@@ -44,7 +47,7 @@ struct PostRoutes {
             }
             return JSONBody.noContent()
         }
-        router.post("posts/{id}/like") { _, context in
+        routes.post("posts/{id}/like") { _, context in
             let identity = try context.requireIdentity()
             let postID = try pathID(in: context)
             return JSONBody.response(try await services.database.transaction { transaction in
@@ -54,30 +57,6 @@ struct PostRoutes {
                 return try await PostStore.toggleLike(postID: postID, memberID: identity.memberID, in: transaction)
             })
         }
-        router.get("posts/{id}/comments") { request, context in
-            let identity = try context.requireIdentity()
-            let postID = try pathID(in: context)
-            let page = try PageRequest(from: request)
-            return JSONBody.response(try await services.database.transaction { transaction in
-                guard try await PostStore.authorID(of: postID, in: transaction) != nil else {
-                    throw APIError.notFound("No post \(postID).")
-                }
-                return try await CommentStore.page(postID: postID, page, viewer: identity.memberID, in: transaction)
-            })
-        }
-        router.post("posts/{id}/comments") { request, context in
-            let identity = try context.requireIdentity()
-            let postID = try pathID(in: context)
-            let body = try await JSONBody.decode(ContentBody.self, from: request)
-            let content = try Validation.text(body.content, field: "content", length: Validation.contentLength)
-            let now = services.now
-            let comment = try await services.database.transaction { transaction in
-                guard try await PostStore.authorID(of: postID, in: transaction) != nil else {
-                    throw APIError.notFound("No post \(postID).")
-                }
-                return try await CommentStore.insert(postID: postID, authorID: identity.memberID, content: content, now: now, in: transaction)
-            }
-            return JSONBody.response(comment, status: .created)
-        }
+        return routes
     }
 }

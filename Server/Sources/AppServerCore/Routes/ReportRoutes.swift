@@ -1,11 +1,14 @@
 import Hummingbird
 
-/// `/v1/reports` (any member) and `/v1/admin/reports` (admins only).
+/// `/v1/reports`: any member reports a post, comment or answer. Reading reports is
+/// ``AdminRoutes``.
 struct ReportRoutes {
     let services: AppServices
 
-    func register(bearer router: RouteBuilder) {
-        router.post("reports") { request, context in
+    /// The routes, relative to `/v1`; all behind ``AuthMiddleware``.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: services.authMiddleware)
+        routes.post("reports") { request, context in
             let identity = try context.requireIdentity()
             let body = try await JSONBody.decode(NewReportBody.self, from: request)
             let typeName = try Validation.required(body.targetType, field: "targetType")
@@ -25,13 +28,6 @@ struct ReportRoutes {
             }
             return JSONBody.response(report, status: .created)
         }
-        router.get("admin/reports") { request, context in
-            let identity = try context.requireIdentity()
-            guard identity.isAdmin else { throw APIError.forbidden("Only admins may read reports.") }
-            let page = try PageRequest(from: request)
-            return JSONBody.response(try await services.database.transaction { transaction in
-                try await ReportStore.page(page, viewer: identity.memberID, in: transaction)
-            })
-        }
+        return routes
     }
 }

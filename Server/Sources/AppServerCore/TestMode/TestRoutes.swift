@@ -4,19 +4,21 @@ import Hummingbird
 struct TestRoutes {
     let state: TestModeState
 
-    func register(_ router: RouteBuilder) {
-        router.get("_test/counters") { _, _ in
+    /// The routes, relative to `/v1`; public.
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("_test/counters") { _, _ in
             JSONBody.response(state.counters)
         }
-        router.post("_test/reset") { _, _ in
+        routes.post("_test/reset") { _, _ in
             state.reset()
             return JSONBody.noContent()
         }
-        router.post("_test/expire-access-tokens") { _, _ in
+        routes.post("_test/expire-access-tokens") { _, _ in
             state.generations.expireAll()
             return JSONBody.noContent()
         }
-        router.post("_test/refresh-faults") { request, _ in
+        routes.post("_test/refresh-faults") { request, _ in
             let body = try await JSONBody.decode(RefreshFaultBody.self, from: request)
             let count = body.count ?? 1
             guard count >= 0 else { throw APIError.invalidRequest("count: must be an integer of at least 0") }
@@ -36,5 +38,6 @@ struct TestRoutes {
             state.setFault(fault, count: count)
             return JSONBody.noContent()
         }
+        return routes
     }
 }

@@ -1,3 +1,4 @@
+import AppSDKTesting
 import AppServerCore
 import Foundation
 import Hummingbird
@@ -7,21 +8,10 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
-/// A clock the tests move by hand.
-final class ManualClock: Sendable {
-    private let current: NIOLockedValueBox<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = NIOLockedValueBox(start)
-    }
-
+extension TestClock {
+    /// The clock as the server's time source.
     var timeSource: TimeSource {
-        let current = self.current
-        return TimeSource { current.withLockedValue { $0 } }
-    }
-
-    func advance(seconds: TimeInterval) {
-        current.withLockedValue { $0 += seconds }
+        TimeSource { [self] in now }
     }
 }
 
@@ -46,7 +36,7 @@ enum TestServer {
     static func run<T: Sendable>(
         _ setup: TestingSetup = .router,
         configuration: ServerConfiguration = TestServer.configuration(),
-        clock: ManualClock? = nil,
+        clock: TestClock? = nil,
         _ body: @Sendable (API) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
