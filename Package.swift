@@ -63,7 +63,7 @@ let package = Package(
         // traits, the test-mode client, a hand-moved clock, spawning helper programs.
         .target(
             name: "AppSDKTesting",
-            dependencies: ["NetworkService", "TokenStore"],
+            dependencies: ["NetworkService", "TokenStore", "AppRepository"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -82,6 +82,20 @@ let package = Package(
         .testTarget(
             name: "SlowTests",
             dependencies: ["NetworkService", "TokenStore", "AppRepository", "SessionProbe", "AppSDKTesting"],
+            swiftSettings: swiftSettings
+        ),
+        // A front end of a third-party OAuth 2.0 server in its own process: the conformance
+        // tests run several at once over one encrypted store.
+        .executableTarget(
+            name: "OAuthProbe",
+            dependencies: ["AppRepository", "AppSDKTesting", "TokenStore"],
+            path: "Tests/OAuthProbe",
+            swiftSettings: swiftSettings
+        ),
+        // The OAuth 2.0 preset against django-oauth-toolkit (scripts/test starts it).
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["AppRepository", "NetworkService", "TokenStore", "AppSDKTesting", "OAuthProbe"],
             swiftSettings: swiftSettings
         ),
     ]

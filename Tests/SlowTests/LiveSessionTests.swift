@@ -53,6 +53,37 @@ extension LiveServer {
             try await service.signOut()
         }
 
+        @Test("one process calling every 250 ms for 40 s through short-lived tokens: every call works, no refresh limit",
+              .testMode, .enabled(if: (LiveServerEnvironment.accessTokenLifetime ?? 100) <= 10,
+                                  "APP_ACCESS_TOKEN_LIFETIME is not set to 10 s or less: the tokens would not expire during the run"))
+        func steadyCallsThroughShortLivedTokens() async throws {
+            let lifetime = try #require(LiveServerEnvironment.accessTokenLifetime)
+            let testMode = TestModeClient(server: try LiveServerEnvironment.server())
+            let service = try SlowTestEnvironment.service()
+            let member = try await service.signInAnonymously()
+            let before = try await testMode.counters()
+            var failures: [String] = []
+            let clock = ContinuousClock()
+            let start = clock.now
+            var calls = 0
+            while clock.now - start < .seconds(40) {
+                do {
+                    #expect(try await service.members.fetchMe() == member)
+                } catch {
+                    failures.append(String(describing: error))
+                }
+                calls += 1
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            let after = try await testMode.counters()
+            #expect(calls >= 120)
+            #expect(failures.isEmpty, "\(failures.count) of \(calls) calls failed: \(failures.prefix(3))")
+            // Refreshed ahead at half the lifetime: about 40 / (lifetime / 2) refreshes, no 401 for this member.
+            let refreshes = after.refreshCalls - before.refreshCalls
+            #expect(Double(refreshes) <= 40 / (lifetime / 2) + 3, "\(refreshes) refreshes")
+            try await service.signOut()
+        }
+
         @Test("a stale copy of the credentials that refreshes after the original is caught as reuse, and ends both sessions", .testMode)
         func reuseDetectionThroughTheSDK() async throws {
             let testMode = TestModeClient(server: try LiveServerEnvironment.server())

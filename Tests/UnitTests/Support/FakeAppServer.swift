@@ -40,13 +40,12 @@ final class FakeAppServer: Sendable {
 
     init(clock: TestClock) throws {
         self.clock = clock
-        let box = Mutex<FakeAppServer?>(nil)
-        transport = TestTransport { request in
-            guard let fake = box.withLock({ $0 }) else { throw TransportError(.cannotConnect) }
-            return try await fake.handle(request)
-        }
+        transport = TestTransport()
         server = try Server(baseURL: "https://api.example.com", transport: transport)
-        box.withLock { $0 = self }
+        transport.serve { [weak self] request in
+            guard let self else { throw TransportError(.cannotConnect) }
+            return try await self.handle(request)
+        }
     }
 
     var refreshRequests: Int { state.withLock { $0.refreshRequests } }

@@ -35,13 +35,12 @@ final class FakeOAuthServer: Sendable {
 
     init(clock: TestClock) throws {
         self.clock = clock
-        let box = Mutex<FakeOAuthServer?>(nil)
-        transport = TestTransport { request in
-            guard let fake = box.withLock({ $0 }) else { throw TransportError(.cannotConnect) }
-            return fake.handle(request)
-        }
+        transport = TestTransport()
         server = try Server(baseURL: "http://127.0.0.1:8000", transport: transport)
-        box.withLock { $0 = self }
+        transport.serve { [weak self] request in
+            guard let self else { throw TransportError(.cannotConnect) }
+            return self.handle(request)
+        }
     }
 
     var requests: [HTTPRequest] { transport.requests }

@@ -19,11 +19,22 @@ final class TestTransport: HTTPTransport {
         static func status(_ status: Int) -> Reply { Reply(status: status) }
     }
 
-    private let handler: @Sendable (HTTPRequest) async throws -> Reply
+    private let handler: Mutex<@Sendable (HTTPRequest) async throws -> Reply>
     private let recorded = Mutex<[HTTPRequest]>([])
 
     init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> Reply) {
-        self.handler = handler
+        self.handler = Mutex(handler)
+    }
+
+    /// A transport that cannot connect until ``serve(_:)`` gives it a handler: for a fake
+    /// server that owns its transport.
+    convenience init() {
+        self.init { _ in throw TransportError(.cannotConnect) }
+    }
+
+    /// Answers every request from now on with `handler`.
+    func serve(_ handler: @escaping @Sendable (HTTPRequest) async throws -> Reply) {
+        self.handler.withLock { $0 = handler }
     }
 
     /// A transport that answers every request with the same reply.
@@ -35,7 +46,7 @@ final class TestTransport: HTTPTransport {
 
     func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse) {
         recorded.withLock { $0.append(request) }
-        let reply = try await handler(request)
+        let reply = try await handler.withLock { $0 }(request)
         return (reply.body, HTTPResponse(statusCode: reply.status, headerFields: reply.headers))
     }
 }

@@ -82,7 +82,10 @@ public struct OAuth2Client: Sendable {
     }
 
     /// Revokes `token` (RFC 7009). A token the server does not know counts as revoked (200).
-    /// - Parameter hint: `"refresh_token"` or `"access_token"`.
+    /// - Parameters:
+    ///   - token: The access or refresh token.
+    ///   - hint: `"refresh_token"` or `"access_token"`.
+    ///   - server: The authorization server.
     /// - Throws: ``NetworkError``; ``NetworkError/Kind/invalidRequest`` when there is no revocation endpoint.
     public func revoke(token: String, hint: String, server: Server) async throws(NetworkError) {
         guard let revocationEndpoint else {

@@ -1,0 +1,56 @@
+"""Creates (or updates) the test user and the OAuth application; safe to run again.
+
+    manage.py setup_conformance --username U --password P --client-id ID --client-secret S
+
+Each option falls back to an environment variable: OAUTH_USERNAME, OAUTH_PASSWORD,
+OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET.
+"""
+import os
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from oauth2_provider.models import get_application_model
+
+OPTIONS = {
+    "username": "OAUTH_USERNAME",
+    "password": "OAUTH_PASSWORD",
+    "client_id": "OAUTH_CLIENT_ID",
+    "client_secret": "OAUTH_CLIENT_SECRET",
+}
+
+
+class Command(BaseCommand):
+    help = "Create or update the conformance user and its confidential password-grant client."
+
+    def add_arguments(self, parser):
+        for option, env in OPTIONS.items():
+            parser.add_argument("--" + option.replace("_", "-"), default=os.environ.get(env), help=f"(default: ${env})")
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        for option, env in OPTIONS.items():
+            if not options[option]:
+                raise CommandError(f"--{option.replace('_', '-')} (or ${env}) is required")
+
+        User = get_user_model()
+        user, _ = User.objects.get_or_create(username=options["username"])
+        user.set_password(options["password"])
+        user.is_active = True
+        user.save()
+
+        Application = get_application_model()
+        app = Application.objects.filter(client_id=options["client_id"]).first() or Application(
+            client_id=options["client_id"]
+        )
+        app.name = "sdk-conformance"
+        app.user = user
+        app.client_type = Application.CLIENT_CONFIDENTIAL
+        app.authorization_grant_type = Application.GRANT_PASSWORD
+        app.redirect_uris = ""
+        # The plain secret: DOT hashes it on save (hash_client_secret=True), so the
+        # caller is the only one that knows it afterwards.
+        app.hash_client_secret = True
+        app.client_secret = options["client_secret"]
+        app.save()
+        self.stdout.write(f"user {user.username} (id {user.id}), client {app.client_id}: ready")

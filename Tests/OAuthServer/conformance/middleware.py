@@ -1,0 +1,35 @@
+from django.db.models import F
+
+from .models import Counter
+
+TOKEN_PATH = "/o/token/"
+REVOKE_PATH = "/o/revoke_token/"
+
+
+class CountingMiddleware:
+    """Counts token, revocation and 401 traffic for GET /test/counters."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        names = []
+        if request.method == "POST" and request.path == TOKEN_PATH:
+            names.append("tokenCalls")
+            # A form body only (a JSON body has no grant_type for DOT either).
+            grant_type = request.POST.get("grant_type")
+            if grant_type == "refresh_token":
+                names.append("refreshCalls")
+            elif grant_type == "password":
+                names.append("passwordCalls")
+            if b"invalid_grant" in response.content:
+                names.append("invalidGrant")
+        elif request.method == "POST" and request.path == REVOKE_PATH:
+            names.append("revokeCalls")
+        if response.status_code == 401 and request.path.startswith("/api/"):
+            names.append("unauthorized")
+        if names:
+            # One atomic statement, however many counters.
+            Counter.objects.filter(name__in=names).update(value=F("value") + 1)
+        return response

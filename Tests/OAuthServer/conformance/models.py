@@ -1,0 +1,19 @@
+from django.db import models
+
+# The counters GET /test/counters reports, in the order it reports them.
+COUNTER_NAMES = [
+    "tokenCalls",  # POST /o/token/, any grant, any outcome
+    "refreshCalls",  # ... of them with grant_type=refresh_token
+    "passwordCalls",  # ... of them with grant_type=password
+    "revokeCalls",  # POST /o/revoke_token/
+    "unauthorized",  # responses with status 401 under /api/
+    "invalidGrant",  # /o/token/ responses whose body contains "invalid_grant"
+]
+
+
+class Counter(models.Model):
+    """One row per counter, incremented with UPDATE ... SET value = value + 1, so that
+    concurrent requests (threads and worker processes alike) never lose a count."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    value = models.BigIntegerField(default=0)
