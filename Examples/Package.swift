@@ -61,5 +61,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+            // CLISupport's own logic without a server.
+        .testTarget(
+            name: "CLISupportTests",
+            dependencies: [
+                "CLISupport",
+                .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

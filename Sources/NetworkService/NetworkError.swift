@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why a request failed, with the context to act on it.
 ///
 /// Every failure of ``Server/send(_:accessToken:)`` is a `NetworkError`: it names the
@@ -49,6 +51,9 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public let authenticateChallenge: String?
     /// At most 80 characters of an unexpected body, redacted; `nil` when the body was fine.
     public let responseSnippet: String?
+    /// How long the server asked the client to wait before trying again (`Retry-After`, in
+    /// seconds or as a date), for example with 429 `rate_limited` or 503.
+    public let retryAfter: TimeInterval?
     /// The error underneath: a ``TransportError``, a `DecodingError`, an `EncodingError`.
     public let underlying: (any Error)?
 
@@ -56,7 +61,8 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public init(
         kind: Kind, method: HTTPMethod, path: String, statusCode: Int? = nil,
         serverErrorCode: ServerErrorCode? = nil, serverMessage: String? = nil,
-        authenticateChallenge: String? = nil, responseSnippet: String? = nil, underlying: (any Error)? = nil
+        authenticateChallenge: String? = nil, responseSnippet: String? = nil, underlying: (any Error)? = nil,
+        retryAfter: TimeInterval? = nil
     ) {
         self.kind = kind
         self.method = method
@@ -67,6 +73,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         self.authenticateChallenge = authenticateChallenge
         self.responseSnippet = responseSnippet
         self.underlying = underlying
+        self.retryAfter = retryAfter
     }
 
     /// Whether the access token was refused, by the default rule: HTTP 401 (RFC 6750).
@@ -81,7 +88,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether trying again later may succeed: no connection, a timeout, a dropped
-    /// connection, HTTP 408, 429 or any 5xx.
+    /// connection, HTTP 408, 429 or any 5xx. ``retryAfter`` says how much later, when the server said.
     public var isTransient: Bool {
         switch kind {
         case .transport:
@@ -105,6 +112,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
             if let serverErrorCode { text += " \(serverErrorCode)" }
             if let serverMessage { text += " \"\(serverMessage)\"" }
             if serverErrorCode == nil, let responseSnippet { text += " (unexpected body: \"\(responseSnippet)\")" }
+            if let retryAfter { text += "; retry after \(Int(retryAfter.rounded(.up))) s" }
         case .decoding:
             text += "HTTP \(statusCode.map(String.init) ?? "?") with a body that is not the expected response"
             if let underlying = underlying as? DecodingError { text += " (\(Self.summary(of: underlying)))" }

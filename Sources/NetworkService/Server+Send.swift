@@ -107,7 +107,8 @@ extension Server {
                 statusCode: response.statusCode, serverErrorCode: details?.code,
                 serverMessage: details?.message.map { Redaction.redact($0, secrets: secrets) },
                 authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate"),
-                responseSnippet: details == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil
+                responseSnippet: details == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil,
+                retryAfter: RetryAfter.seconds(response.value(forHeaderField: "Retry-After"), now: Date())
             )
         }
         return (data, response)

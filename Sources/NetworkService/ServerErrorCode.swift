@@ -43,6 +43,8 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     public static let notFound: ServerErrorCode = "not_found"
     /// 409: the email address already has an account.
     public static let emailTaken: ServerErrorCode = "email_taken"
+    /// 429: too many attempts (sign-in, sign-up); wait ``NetworkError/retryAfter`` seconds.
+    public static let rateLimited: ServerErrorCode = "rate_limited"
     /// 500: the server failed.
     public static let `internal`: ServerErrorCode = "internal"
 

@@ -37,8 +37,15 @@ public struct CommandContext: Sendable {
             throw CLIError(error)
         }
         let kind = try options.resolvedStoreKind()
-        let store = try await makeStore(kind, options: options, purpose: purpose)
-        let service = RepositoryService(server: server, tokenStore: store, configuration: configuration(output: output))
+        var store = try await makeStore(kind, options: options, purpose: purpose)
+        var configuration = RepositoryService.Configuration()
+        if output.verbose {
+            // --verbose says when a refresh happens, and that its tokens were saved only once they were.
+            let verbose = VerboseTokenStore(store, note: { output.note($0) })
+            configuration.refresher = verbose.refresher(wrapping: .appAPI)
+            store = verbose
+        }
+        let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
         return CommandContext(service: service, output: output, storeKind: kind)
     }
 
@@ -58,18 +65,5 @@ public struct CommandContext: Sendable {
                 throw CLIError(error)
             }
         }
-    }
-
-    /// The SDK's defaults; with `--verbose`, the refresh call says when it happens.
-    private static func configuration(output: Output) -> RepositoryService.Configuration {
-        var configuration = RepositoryService.Configuration()
-        guard output.verbose else { return configuration }
-        configuration.refresher = TokenRefresher { credentials, server in
-            output.note("the access token needs refreshing: POST /v1/auth/refresh")
-            let tokens = try await TokenRefresher.appAPI.refresh(credentials, server)
-            output.note("refreshed; the new tokens are saved in the store")
-            return tokens
-        }
-        return configuration
     }
 }

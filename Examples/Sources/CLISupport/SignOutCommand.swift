@@ -24,6 +24,9 @@ public struct SignOutCommand: AsyncParsableCommand {
             if let error = result.serverError {
                 Output.writeError("\(Program.name): signed out here; the server could not be told: \(error)")
             }
+            if let error = result.localError {
+                Output.writeError("\(Program.name): the session ended on the server, but the local copy could not be removed: \(error)")
+            }
             try context.output.result(Outcome(wasSignedIn: result.wasSignedIn, serverConfirmed: result.serverConfirmed)) {
                 result.wasSignedIn ? "signed out" : "was not signed in"
             }

@@ -42,7 +42,7 @@ extension RepositoryService {
     public func deleteAccount() async throws {
         let memberID = try await signedInAccountID()
         try await request { server, token in try await MemberAPI.deleteMe(server: server, accessToken: token) }
-        await coordinator.startNewGeneration()
+        await startNewGeneration()
         try await tokenStore.withExclusiveAccess { [tokenStore] in
             // Another program may have signed in as someone else meanwhile: keep that session.
             if try await tokenStore.load()?.memberID == memberID { try await tokenStore.clear() }

@@ -48,3 +48,16 @@ public struct MemberRole: RawRepresentable, Codable, Sendable, Hashable, CustomS
     /// The raw value.
     public var description: String { rawValue }
 }
+
+extension Member {
+    /// Encodes the member as the contract writes it: the id in lower case (a `UUID` alone
+    /// encodes in upper case), so `--json` output and re-sent values match the server's.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(nickname, forKey: .nickname)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encode(role, forKey: .role)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
+}

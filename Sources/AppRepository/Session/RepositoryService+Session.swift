@@ -1,5 +1,5 @@
 import NetworkService
-import TokenStore
+public import TokenStore
 
 extension RepositoryService {
     /// Keeps a session obtained elsewhere: saves its credentials (replacing any other) and
@@ -25,7 +25,7 @@ extension RepositoryService {
             throw SessionError(.accountUnknown)
         }
         let credentials = credentials(from: tokens, accountID: accountID)
-        await coordinator.startNewGeneration()
+        await startNewGeneration()
         try await tokenStore.withExclusiveAccess { [tokenStore] in try await tokenStore.save(credentials) }
         broadcaster.send(.signedIn(accountID: accountID))
         return accountID
@@ -39,38 +39,55 @@ extension RepositoryService {
     /// token if the access token has expired). Sends `signedOut(.userSignedOut)` when there
     /// was a session.
     ///
-    /// - Returns: whether there was a session and whether the server confirmed the sign-out.
+    /// - Returns: whether there was a session, whether the server confirmed the sign-out, and
+    ///   whether the local copy could not be removed (``SignOutResult/localError``: a
+    ///   read-only folder, say; the server was told all the same).
     /// - Throws: ``TokenStoreError`` when the store cannot be read (a wrong passphrase, a
-    ///   modified file) or cleared; the store is then left as it was, since its session could
-    ///   not be ended on the server. Call `tokenStore.clear()` to discard it anyway (the file
-    ///   is moved aside, not deleted).
+    ///   modified file); the store is then left as it was, since its session could not be
+    ///   ended on the server. Call `tokenStore.clear()` to discard it anyway (the file is moved
+    ///   aside, not deleted).
     @discardableResult
     public func signOut() async throws -> SignOutResult {
-        await coordinator.startNewGeneration()
-        let credentials = try await tokenStore.withExclusiveAccess { [tokenStore] in
-            let credentials = try await tokenStore.load()
-            if credentials != nil { try await tokenStore.clear() }
-            return credentials
+        await startNewGeneration()
+        let credentials: Credentials?
+        var localError: TokenStoreError?
+        do {
+            credentials = try await tokenStore.withExclusiveAccess { [tokenStore] in
+                let credentials = try await tokenStore.load()
+                if credentials != nil { try await tokenStore.clear() }
+                return credentials
+            }
+        } catch let error as TokenStoreError where ![.unreadable, .decryptionFailed, .unsupportedFormatVersion].contains(error.kind) {
+            // The store can perhaps be read but not locked or cleared (a read-only folder): the
+            // session still ends on the server, and the result says the local copy stays.
+            guard let readable = try? await tokenStore.load() else { throw error }
+            credentials = readable
+            localError = error
         }
         guard let credentials else {
             return SignOutResult(wasSignedIn: false, serverError: nil)
         }
         broadcaster.send(.signedOut(.userSignedOut))
+        return SignOutResult(wasSignedIn: true, serverError: await revoke(credentials), localError: localError)
+    }
+
+    /// Tells the server the session is over; returns why it could not, if it could not.
+    private func revoke(_ credentials: Credentials) async -> (any Error)? {
         let revoker = configuration.revoker
         do {
             try await revoker.revoke(credentials, server)
-            return SignOutResult(wasSignedIn: true, serverError: nil)
+            return nil
         } catch let error as NetworkError
                     where revoker.usesAccessToken && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
             do {
                 let tokens = try await configuration.refresher.refresh(credentials, server)
                 try await revoker.revoke(self.credentials(from: tokens, accountID: credentials.memberID), server)
-                return SignOutResult(wasSignedIn: true, serverError: nil)
+                return nil
             } catch {
-                return SignOutResult(wasSignedIn: true, serverError: error)
+                return error
             }
         } catch {
-            return SignOutResult(wasSignedIn: true, serverError: error)
+            return error
         }
     }
 
@@ -92,7 +109,19 @@ public struct SignOutResult: Sendable {
     public let wasSignedIn: Bool
     /// Why the server could not be told, if it could not (the local sign-out happened anyway).
     public let serverError: (any Error)?
+    /// Why the stored credentials could not be removed, if they could not (a read-only
+    /// folder, say); the server was told all the same.
+    public let localError: TokenStoreError?
+
+    /// Creates a result.
+    public init(wasSignedIn: Bool, serverError: (any Error)?, localError: TokenStoreError? = nil) {
+        self.wasSignedIn = wasSignedIn
+        self.serverError = serverError
+        self.localError = localError
+    }
 
     /// Whether the server ended the session too.
     public var serverConfirmed: Bool { wasSignedIn && serverError == nil }
+    /// Whether the stored credentials were removed (or there were none).
+    public var removedLocally: Bool { localError == nil }
 }

@@ -53,6 +53,10 @@ public final class RepositoryService: Sendable {
     /// The last access token the server accepted (a call with it got an answer other than an
     /// authentication failure): the refresh window's evidence that a refresh was explained.
     private let acceptedAccessToken = LockedValue<String?>(nil)
+    /// Rotated credentials the store could not save (a full disk, say): the server has already
+    /// retired the old refresh token, so they are kept in memory for this process, used for
+    /// every call, and saved again on the next call until the store takes them.
+    private let unsavedCredentials = LockedValue<Credentials?>(nil)
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -80,7 +84,7 @@ public final class RepositoryService: Sendable {
     /// - Throws: ``SessionError`` when no working token can be had; ``TokenStoreError`` when
     ///   the store cannot be read; otherwise whatever `handler` throws (a `NetworkError`).
     public func request<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
-        guard var credentials = try await tokenStore.load() else {
+        guard var credentials = try await currentCredentials() else {
             throw SessionError(.notSignedIn)
         }
         var refreshed = false
@@ -119,6 +123,32 @@ public final class RepositoryService: Sendable {
         acceptedAccessToken.withLock { if $0 != token { $0 = token } }
     }
 
+    /// The stored credentials, or the rotated ones the store could not save yet (which are
+    /// then saved again: once the store takes them, it is the truth again).
+    private func currentCredentials() async throws -> Credentials? {
+        guard let unsaved = unsavedCredentials.withLock({ $0 }) else {
+            return try await tokenStore.load()
+        }
+        do {
+            try await tokenStore.withExclusiveAccess { [tokenStore] in
+                // Another program signed out or in meanwhile: its session wins, these are dropped.
+                guard try await tokenStore.load()?.memberID == unsaved.memberID else { return }
+                try await tokenStore.save(unsaved)
+            }
+        } catch {
+            return unsaved  // still not saved: keep working with them; the failure was reported
+        }
+        unsavedCredentials.withLock { if $0 == unsaved { $0 = nil } }
+        return try await tokenStore.load()
+    }
+
+    /// Starts a new session generation (sign-in, sign-out): forgets unsaved credentials and
+    /// makes a refresh in flight write nothing.
+    func startNewGeneration() async {
+        unsavedCredentials.withLock { $0 = nil }
+        await coordinator.startNewGeneration()
+    }
+
     /// New credentials to replace `failed`: from the refresh in flight, from the store when
     /// another writer already replaced them, or from the server.
     private func refresh(after failed: Credentials) async throws -> Credentials {
@@ -136,7 +166,10 @@ public final class RepositoryService: Sendable {
     }
 
     private func refreshInsideExclusiveSection(after failed: Credentials, generation: Int) async throws -> Credentials {
-        guard let stored = try await tokenStore.load() else {
+        // Unsaved rotated credentials come first: the stored refresh token is already retired.
+        var stored = unsavedCredentials.withLock { $0 }
+        if stored == nil { stored = try await tokenStore.load() }
+        guard let stored else {
             throw await sessionEndedElsewhere(.endedElsewhere, generation: generation)
         }
         guard stored.memberID == failed.memberID else {
@@ -172,7 +205,15 @@ public final class RepositoryService: Sendable {
         guard await coordinator.currentGeneration == generation else {
             throw SessionError(.sessionEnded, reason: .userSignedOut)
         }
-        try await tokenStore.save(renewed)
+        do {
+            try await tokenStore.save(renewed)
+        } catch {
+            // The server rotated: losing these would end the session. Keep them for this
+            // process, report the store's failure, and save them again on the next call.
+            unsavedCredentials.withLock { $0 = renewed }
+            throw error
+        }
+        unsavedCredentials.withLock { $0 = nil }
         broadcaster.send(.refreshed(memberID: renewed.memberID))
         return renewed
     }

@@ -13,3 +13,12 @@ public struct Author: Codable, Sendable, Equatable, Hashable {
         self.nickname = nickname
     }
 }
+
+extension Author {
+    /// Encodes the author as the contract writes it: the id in lower case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(nickname, forKey: .nickname)
+    }
+}

@@ -20,6 +20,11 @@ final class EncryptedFileCodec: FileStoreCodec {
     private let passphrase: SecretBytes?
     /// Replaced (never mutated) when a file with another salt decrypts with the passphrase.
     private let current: LockedValue<CurrentKey>
+    /// One key derivation at a time, so that concurrent reads of a file with a new salt
+    /// derive its key once (64 MiB and a tenth of a second each) and share it.
+    private let derivation = AsyncLock()
+    /// How many keys were derived for files with another salt (for tests).
+    let derivationCount = LockedValue(0)
 
     init(path: String, passphrase: SecretBytes?, current: CurrentKey) {
         self.path = path
@@ -42,31 +47,40 @@ final class EncryptedFileCodec: FileStoreCodec {
     func decode(_ bytes: [UInt8]) async throws(TokenStoreError) -> Credentials {
         let parsed = try EncryptedFileFormat.parse(bytes, path: path)
         let current = self.current.withLock { $0 }
-        let key: SecretBytes
-        var adopt = false
         switch (parsed.header.keyDerivation, passphrase) {
         case (.none, nil):
-            key = current.key
+            return try open(parsed, key: current.key)
         case (.argon2id, let passphrase?):
             if parsed.header == current.header {
-                key = current.key
-            } else {
-                // Another process created the file with its own salt: derive once, keep it if it works.
-                key = try await Self.deriveKey(passphrase: passphrase, header: parsed.header, path: path)
-                adopt = true
+                return try open(parsed, key: current.key)
             }
+            // Another process created the file with its own salt: derive its key once and keep
+            // it if it works. The lock makes concurrent readers wait for the first one and
+            // then use the key it adopted.
+            do { try await derivation.lock(cancellable: false) } catch {}
+            defer { derivation.unlock() }
+            let latest = self.current.withLock { $0 }
+            if parsed.header == latest.header {
+                return try open(parsed, key: latest.key)
+            }
+            let key = try await Self.deriveKey(passphrase: passphrase, header: parsed.header, path: path)
+            derivationCount.withLock { $0 += 1 }
+            let credentials = try open(parsed, key: key)
+            self.current.withLock { $0 = CurrentKey(header: parsed.header, key: key) }
+            return credentials
         case (.none, _?):
             throw decryptionFailed("; it says it was encrypted with a key, and this store was opened with a passphrase")
         case (.argon2id, nil):
             throw decryptionFailed("; it says it was encrypted with a passphrase, and this store was opened with a key")
         }
+    }
+
+    /// The credentials sealed in `parsed`, opened with `key`.
+    private func open(_ parsed: EncryptedFileFormat.Parsed, key: SecretBytes) throws(TokenStoreError) -> Credentials {
         guard var plaintext = Sodium.open(parsed.sealed, associatedData: parsed.headerBytes, nonce: parsed.nonce, key: key) else {
             throw decryptionFailed("")
         }
         defer { Sodium.wipe(&plaintext) }
-        if adopt {
-            self.current.withLock { $0 = CurrentKey(header: parsed.header, key: key) }
-        }
         return try CredentialsFile.decode(plaintext, path: path)
     }
 

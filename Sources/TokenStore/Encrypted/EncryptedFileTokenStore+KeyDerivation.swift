@@ -37,16 +37,18 @@ extension EncryptedFileTokenStore {
             )
         }
 
-        /// Accepted `opsLimit` values: libsodium's minimum (1) to 16. Files claiming more are
-        /// refused as modified, so a forged header cannot make a reader work for minutes.
+        /// Accepted `opsLimit` values: libsodium's minimum (1) to ``moderate``'s (3), the most
+        /// the SDK writes. A file claiming more is refused before any key is derived, so an
+        /// edited header cannot make one read cost seconds of work.
         public static var acceptedOpsLimits: ClosedRange<UInt64> {
-            UInt64(crypto_pwhash_opslimit_min())...16
+            UInt64(crypto_pwhash_opslimit_min())...UInt64(crypto_pwhash_opslimit_moderate())
         }
 
-        /// Accepted `memoryLimit` values: libsodium's minimum (8 KiB) to
-        /// `crypto_pwhash_MEMLIMIT_SENSITIVE` (1 GiB).
+        /// Accepted `memoryLimit` values: libsodium's minimum (8 KiB) to ``moderate``'s
+        /// (256 MiB), the most the SDK writes. A file claiming more is refused before any key
+        /// is derived, so an edited header cannot make one read take 1 GiB.
         public static var acceptedMemoryLimits: ClosedRange<UInt64> {
-            UInt64(crypto_pwhash_memlimit_min())...UInt64(crypto_pwhash_memlimit_sensitive())
+            UInt64(crypto_pwhash_memlimit_min())...UInt64(crypto_pwhash_memlimit_moderate())
         }
 
         /// `Argon2id, opslimit 2, memlimit 64 MiB`.

@@ -124,6 +124,9 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
         try await core.withExclusiveAccess(body)
     }
 
+    /// How many keys this store derived for files another process wrote with another salt.
+    package var keyDerivationCount: Int { core.codec.derivationCount.withLock { $0 } }
+
     /// `EncryptedFileTokenStore(<path>, key: <kind of key>)`; never key material.
     public var description: String { "EncryptedFileTokenStore(\(core.file.path), key: \(keyDescription))" }
 }

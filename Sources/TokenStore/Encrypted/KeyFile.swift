@@ -27,7 +27,7 @@ enum KeyFile {
 
     /// The key in the file; `nil` when there is no file.
     private static func read(_ path: String, options: FileTokenStore.Options) throws(TokenStoreError) -> SecretBytes? {
-        guard let fd = try Posix.openFile(path, O_RDONLY, missingIsNil: true, purpose: "to read the key") else { return nil }
+        guard let fd = try Posix.openFile(path, O_RDONLY | O_NONBLOCK, missingIsNil: true, purpose: "to read the key") else { return nil }
         defer { close(fd) }
         let info = try Posix.status(of: fd, path: path)
         guard info.st_mode & Posix.fileTypeMask == Posix.regularFileType else {

@@ -31,7 +31,10 @@ struct StoreFile: Sendable {
     static let sizeLimit = 1 << 20
 
     init(fileURL: URL, options: FileTokenStore.Options) {
-        let url = fileURL.standardizedFileURL
+        // A symbolic link in the file's place is followed: the store reads and atomically
+        // replaces its target (the temporary file and the lock file sit beside the target),
+        // so the link stays a link and every path to the file shares one lock.
+        let url = Self.resolvingLink(fileURL.standardizedFileURL)
         (path, name) = (url.path, url.lastPathComponent)
         section = SectionLock(lockFileURL: url.appendingPathExtension("lock"), timeout: options.lockTimeout)
         self.options = options
@@ -40,13 +43,26 @@ struct StoreFile: Sendable {
     /// The folder holding the file (and its lock file).
     var folder: String { section.folder }
 
+    /// `url`, or the file its symbolic links lead to when it is one (followed up to 16 times;
+    /// a dangling link gives its target's path, where the first save creates the file).
+    static func resolvingLink(_ url: URL) -> URL {
+        var url = url
+        for _ in 0..<16 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { return url }
+            url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
+        }
+        return url
+    }
+
     private var temporaryPrefix: String { "." + name + ".tmp-" }
 
     // MARK: Reading
 
     /// The file's bytes; `nil` when there is no file.
     func read() throws(TokenStoreError) -> [UInt8]? {
-        guard let fd = try Posix.openFile(path, O_RDONLY, missingIsNil: true, purpose: "for reading") else {
+        // O_NONBLOCK: a FIFO (or a link to one) in the file's place must not block the open;
+        // it is refused below as not a regular file. Regular files ignore the flag.
+        guard let fd = try Posix.openFile(path, O_RDONLY | O_NONBLOCK, missingIsNil: true, purpose: "for reading") else {
             return nil
         }
         defer { close(fd) }
