@@ -4,9 +4,16 @@
 ///
 /// ``FileTokenStore`` and `EncryptedFileTokenStore` are this core with another
 /// ``FileStoreCodec``.
+///
+/// Decoding (JSON, and for the encrypted store decryption) is most of what a load costs, so
+/// the core keeps the last file it decoded or wrote: a load still reads the file (a write by
+/// another process is seen at once), but bytes identical to the last ones give the credentials
+/// decoded from them without decoding again.
 struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
     let file: StoreFile
     let codec: Codec
+    /// The last file contents decoded or written, and their credentials.
+    private let cache = LockedValue<(bytes: [UInt8], credentials: Credentials)?>(nil)
 
     init(file: StoreFile, codec: Codec) {
         self.file = file
@@ -15,8 +22,16 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
 
     /// The credentials; `nil` when the file does not exist. The file is left as it is.
     func load() async throws(TokenStoreError) -> Credentials? {
-        guard let bytes = try file.read() else { return nil }
-        return try await codec.decode(bytes)
+        guard let bytes = try file.read() else {
+            cache.withLock { $0 = nil }
+            return nil
+        }
+        if let cached = cache.withLock({ $0 }), cached.bytes == bytes {
+            return cached.credentials
+        }
+        let credentials = try await codec.decode(bytes)
+        cache.withLock { $0 = (bytes, credentials) }
+        return credentials
     }
 
     /// Replaces the file atomically. An existing file that cannot be loaded is first moved
@@ -31,7 +46,9 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
             }
             let bytes = try codec.encode(json)
             file.removeStaleTemporaryFiles()
+            cache.withLock { $0 = nil }
             try file.replace(with: bytes)
+            cache.withLock { $0 = (bytes, credentials) }
         }
     }
 
@@ -42,6 +59,7 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
             let readable = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
                 _ = try await codec.decode(bytes)
             }
+            cache.withLock { $0 = nil }
             if readable {
                 try file.remove()
             }

@@ -126,3 +126,37 @@ struct TokenStoreHardeningTests {
     }
     #endif
 }
+
+@Suite("Token stores keep the last decoded file and still see every write")
+struct TokenStoreCacheTests {
+    @Test("a write through another store on the same file (as by another process) is seen by the next load", arguments: ["plain", "encrypted"])
+    func writesByOthersAreSeen(kind: String) async throws {
+        try await TokenStoreTesting.withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("tokens")
+            func open() async throws -> any TokenStore {
+                #if EncryptedTokenStore
+                if kind == "encrypted" {
+                    return try await EncryptedFileTokenStore(fileURL: url, key: .keyFile(folder.appendingPathComponent("key")))
+                }
+                #endif
+                return FileTokenStore(fileURL: url)
+            }
+            let first = try await open(), second = try await open()
+            let values = (0..<4).map { TokenStoreTesting.credentials("v\($0)") }
+            try await first.save(values[0])
+            #expect(try await second.load() == values[0])
+            #expect(try await second.load() == values[0])
+            try await first.save(values[1])
+            #expect(try await second.load() == values[1])
+            try await second.save(values[2])
+            #expect(try await first.load() == values[2])
+            try await first.clear()
+            #expect(try await second.load() == nil)
+            try await second.save(values[3])
+            #expect(try await first.load() == values[3])
+            // Bytes written behind the store's back that are not a store file are refused, not served from memory.
+            try TokenStoreTesting.write(Array("garbage".utf8), to: url)
+            await #expect(throws: TokenStoreError.self) { _ = try await first.load() }
+        }
+    }
+}
