@@ -40,17 +40,13 @@ final class FaultyTokenStore: TokenStore {
 
 @Suite("The session when the store fails: a full disk after a rotation, a read-only folder at sign-out")
 struct SessionHardeningTests {
-    let clock = TestClock()
     let fake: FakeAppServer
 
     init() throws {
-        fake = try FakeAppServer(clock: clock)
+        fake = try FakeAppServer(clock: TestClock())
     }
 
-    func makeService(store: any TokenStore) -> RepositoryService {
-        let clock = clock
-        return RepositoryService(server: fake.server, tokenStore: store, configuration: .init(now: { clock.now }))
-    }
+    func makeService(store: any TokenStore) -> RepositoryService { fake.service(store: store) }
 
     @Test("a save that fails after the server rotated keeps the new tokens in memory; the old refresh token is never presented again")
     func failedSaveKeepsRotatedCredentials() async throws {

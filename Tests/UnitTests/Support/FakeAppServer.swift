@@ -1,3 +1,4 @@
+import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
@@ -46,6 +47,12 @@ final class FakeAppServer: Sendable {
             guard let self else { throw TransportError(.cannotConnect) }
             return try await self.handle(request)
         }
+    }
+
+    /// A service on this server whose clock is the fake's.
+    func service(store: any TokenStore) -> RepositoryService {
+        let clock = clock
+        return RepositoryService(server: server, tokenStore: store, configuration: .init(now: { clock.now }))
     }
 
     var refreshRequests: Int { state.withLock { $0.refreshRequests } }
