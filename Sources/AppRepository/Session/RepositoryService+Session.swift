@@ -60,9 +60,10 @@ extension RepositoryService {
         } catch let error as TokenStoreError where ![.unreadable, .decryptionFailed, .unsupportedFormatVersion].contains(error.kind) {
             // The store can perhaps be read but not locked or cleared (a read-only folder): the
             // session still ends on the server, and the result says the local copy stays.
-            guard let readable = try? await tokenStore.load() else { throw error }
+            let readable: Credentials?
+            do { readable = try await tokenStore.load() } catch { throw error }
             credentials = readable
-            localError = error
+            localError = readable == nil ? nil : error
         }
         guard let credentials else {
             return SignOutResult(wasSignedIn: false, serverError: nil)
