@@ -32,10 +32,12 @@ let package = Package(
         .package(name: "AppSDK", path: ".."),
         // Already in the graph through the packages above (same versions); declared because the
         // server imports their modules directly: Crypto (SHA-256 of refresh tokens), Logging,
-        // NIOCore/NIOConcurrencyHelpers and ServiceLifecycle. See README "Dependencies".
+        // NIOCore/NIOConcurrencyHelpers/NIOHTTP1, NIOHTTPTypes (swift-nio-extras) and
+        // ServiceLifecycle. See README "Dependencies".
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
@@ -43,6 +45,7 @@ let package = Package(
             name: "AppServerCore",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -50,6 +53,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

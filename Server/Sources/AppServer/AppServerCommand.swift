@@ -23,7 +23,7 @@ struct AppServerCommand: AsyncParsableCommand {
     @Option(help: "Address to bind to. [APP_HOST, default 127.0.0.1]")
     var host: String?
 
-    @Option(help: "Port to bind to; 0 picks a free one. [APP_PORT, default 8080]")
+    @Option(help: "Port to bind to, 0-65535; 0 picks a free one. [APP_PORT, default 8080]")
     var port: Int?
 
     @Option(help: "SQLite file path, or :memory: for a temporary database. [APP_DATABASE, default <data-dir>/app.sqlite]")
@@ -32,13 +32,13 @@ struct AppServerCommand: AsyncParsableCommand {
     @Option(help: "Folder for the database and the generated signing secret. [APP_DATA_DIR, default ./.app-server-data]")
     var dataDir: String?
 
-    @Option(help: "Access-token lifetime in seconds. [APP_ACCESS_TOKEN_LIFETIME, default 900]")
+    @Option(help: "Access-token lifetime in seconds, 1-86400. [APP_ACCESS_TOKEN_LIFETIME, default 900]")
     var accessTokenLifetime: Int?
 
-    @Option(help: "Refresh-token lifetime in seconds. [APP_REFRESH_TOKEN_LIFETIME, default 2592000 (30 days)]")
+    @Option(help: "Refresh-token lifetime in seconds, 1-315360000 (3650 days). [APP_REFRESH_TOKEN_LIFETIME, default 2592000 (30 days)]")
     var refreshTokenLifetime: Int?
 
-    @Option(help: "Seconds after its first use during which a used refresh token may be presented again as the retry of a lost response (while the token it issued is unused); 0 disables. [APP_REFRESH_REUSE_GRACE, default 30]")
+    @Option(help: "Seconds after its first use during which a used refresh token may be presented again as the retry of a lost response (while the token it issued is unused), 0-3600; 0 disables. [APP_REFRESH_REUSE_GRACE, default 30]")
     var refreshReuseGrace: Int?
 
     @Option(help: "HS256 signing secret, at least 32 bytes. [APP_JWT_SECRET, default: generated once into <data-dir>/jwt-secret (mode 0600); random per run with :memory:]")
@@ -52,6 +52,27 @@ struct AppServerCommand: AsyncParsableCommand {
 
     @Option(help: "bcrypt cost for password hashes, 4-31. [APP_BCRYPT_COST, default 12]")
     var bcryptCost: Int?
+
+    @Option(help: "Seconds a connection may go without receiving a request part (the whole header block, the next piece of a body) or, between requests, a new request, before it is closed; 1-3600. [APP_IDLE_TIMEOUT, default 60]")
+    var idleTimeout: Int?
+
+    @Option(help: "Most connections served at once (more wait in the listen backlog), 1-100000. [APP_MAX_CONNECTIONS, default 512]")
+    var maxConnections: Int?
+
+    @Flag(inversion: .prefixedNo, help: "Throttle sign-ins and sign-ups (429 rate_limited with Retry-After). [default: on, off with --test-mode]")
+    var rateLimit: Bool?
+
+    @Option(help: "Sliding window of the sign-in/sign-up limits in seconds, 1-86400. [APP_RATE_LIMIT_WINDOW, default 900]")
+    var rateLimitWindow: Int?
+
+    @Option(help: "Wrong-password sign-ins per account within the window, 1-1000000. [APP_SIGN_IN_FAILURES_PER_ACCOUNT, default 10]")
+    var signInFailuresPerAccount: Int?
+
+    @Option(help: "Failed sign-ins per client address within the window, 1-1000000. [APP_SIGN_IN_FAILURES_PER_ADDRESS, default 100]")
+    var signInFailuresPerAddress: Int?
+
+    @Option(help: "Sign-ups per client address within the window, 1-1000000. [APP_SIGN_UPS_PER_ADDRESS, default 20]")
+    var signUpsPerAddress: Int?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. [APP_LOG_LEVEL, default info]")
     var logLevel: String?
@@ -104,6 +125,12 @@ struct AppServerCommand: AsyncParsableCommand {
         let secret: String
         if let given = value(jwtSecret, "APP_JWT_SECRET") {
             secret = given
+            // The data folder holds the database (password and token hashes): refuse it when group
+            // or others can get in (SecretFile checks it itself when it holds the secret).
+            if case .file(let path) = location,
+               (path as NSString).deletingLastPathComponent.standardizedPath == dataDir.standardizedPath {
+                try SecretFile.requirePrivate(dataDir, what: "the data folder", fix: "chmod 700")
+            }
         } else if location == .memory {
             secret = RandomToken.make(byteCount: 32)
         } else {
@@ -117,6 +144,19 @@ struct AppServerCommand: AsyncParsableCommand {
         default: throw ValidationError("--admin-email and --admin-password go together")
         }
 
+        var rateLimits: RateLimits?
+        if rateLimit ?? !testMode {
+            let defaults = RateLimits.default
+            rateLimits = RateLimits(
+                window: .seconds(try integer(rateLimitWindow, "APP_RATE_LIMIT_WINDOW", name: "seconds") ?? Int(defaults.window.components.seconds)),
+                signInFailuresPerAccount: try integer(signInFailuresPerAccount, "APP_SIGN_IN_FAILURES_PER_ACCOUNT", name: "count")
+                    ?? defaults.signInFailuresPerAccount,
+                signInFailuresPerAddress: try integer(signInFailuresPerAddress, "APP_SIGN_IN_FAILURES_PER_ADDRESS", name: "count")
+                    ?? defaults.signInFailuresPerAddress,
+                signUpsPerAddress: try integer(signUpsPerAddress, "APP_SIGN_UPS_PER_ADDRESS", name: "count") ?? defaults.signUpsPerAddress
+            )
+        }
+
         let configuration = ServerConfiguration(
             host: value(host, "APP_HOST") ?? "127.0.0.1",
             port: try integer(port, "APP_PORT", name: "port") ?? 8080,
@@ -127,7 +167,10 @@ struct AppServerCommand: AsyncParsableCommand {
             refreshReuseGrace: .seconds(try integer(refreshReuseGrace, "APP_REFRESH_REUSE_GRACE", name: "seconds") ?? 30),
             admin: admin,
             bcryptCost: try integer(bcryptCost, "APP_BCRYPT_COST", name: "cost") ?? ServerConfiguration.defaultBcryptCost,
-            testMode: testMode
+            testMode: testMode,
+            idleTimeout: .seconds(try integer(idleTimeout, "APP_IDLE_TIMEOUT", name: "seconds") ?? 60),
+            maxConnections: try integer(maxConnections, "APP_MAX_CONNECTIONS", name: "count") ?? ServerConfiguration.defaultMaxConnections,
+            rateLimits: rateLimits
         )
         do {
             try configuration.validate()
@@ -144,4 +187,9 @@ struct AppServerCommand: AsyncParsableCommand {
         }
         return level
     }
+}
+
+extension String {
+    /// The path with `.`, `..` and a trailing slash resolved, for comparing folders.
+    fileprivate var standardizedPath: String { (self as NSString).standardizingPath }
 }

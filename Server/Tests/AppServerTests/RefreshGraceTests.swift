@@ -136,7 +136,7 @@ struct RefreshGraceTests {
 
     @Test("a negative grace period is refused")
     func negativeGrace() {
-        #expect(throws: ConfigurationError.invalid("refresh reuse grace must be 0 or more seconds")) {
+        #expect(throws: ConfigurationError.invalid("refresh reuse grace must be 0...3600 whole seconds, got -1.0 seconds")) {
             try TestServer.configuration(refreshReuseGrace: -1).validate()
         }
     }

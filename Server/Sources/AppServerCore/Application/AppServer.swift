@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 public import Logging
 import NIOCore
 
@@ -39,10 +40,22 @@ public enum AppServer {
             if let admin = configuration.admin {
                 try await auth.ensureAdmin(admin, logger: logger)
             }
-            let services = AppServices(database: database, auth: auth, accessTokens: accessTokens, clock: clock, testMode: testMode)
+            let services = AppServices(
+                database: database, auth: auth, accessTokens: accessTokens, clock: clock, testMode: testMode,
+                rateLimiter: configuration.rateLimits.map { RateLimiter(limits: $0, clock: clock) }
+            )
             return Application(
                 router: makeRouter(services: services),
-                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+                server: .http1(
+                    configuration: .init(
+                        additionalChannelHandlers: [ParseErrorBodyHandler()],
+                        idleTimeout: TimeAmount(configuration.idleTimeout)
+                    )
+                ),
+                configuration: .init(
+                    address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+                    availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)
+                ),
                 services: [DatabaseService(database: database)],
                 onServerRunning: { channel in
                     onListening(baseURL(of: channel, fallbackHost: configuration.host))

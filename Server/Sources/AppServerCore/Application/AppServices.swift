@@ -7,6 +7,8 @@ struct AppServices: Sendable {
     let accessTokens: AccessTokens
     let clock: TimeSource
     let testMode: TestModeState?
+    /// Sign-in and sign-up throttling; `nil` when off.
+    let rateLimiter: RateLimiter?
 
     /// The current time in whole seconds (what the database and JSON store).
     var now: Date { clock.now().wholeSeconds }

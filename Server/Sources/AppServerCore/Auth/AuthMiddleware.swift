@@ -40,12 +40,29 @@ public struct AuthMiddleware: RouterMiddleware {
         }
         guard let memberID = UUID(uuidString: claims.sub) else { throw APIError.invalidToken("The access token is malformed.") }
         let sessionID = claims.sid
-        let role = try await database.transaction { transaction in
-            try await SessionStore.liveSessionRole(sessionID: sessionID, memberID: memberID, in: transaction)
-        }
-        guard let role else { throw APIError.invalidToken("The session has ended.") }
+        guard let role = try await liveRole(sessionID: sessionID, memberID: memberID) else { throw Self.sessionEnded }
         var context = context
         context.identity = Identity(memberID: memberID, sessionID: sessionID, role: role)
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch let error as DatabaseError {
+            // The session check above and the route's own transaction are separate: the account
+            // (or the session) may be deleted in between, and the route's insert then fails on a
+            // foreign key. That is a request of an ended session (401), not a server failure.
+            if (try? await liveRole(sessionID: sessionID, memberID: memberID)) == .some(nil) { throw Self.sessionEnded }
+            throw error
+        } catch let error as APIError where error.code == .notFound && error.message == APIError.memberGone.message {
+            // `/v1/members/me` found no member: the account was deleted after the check above.
+            throw Self.sessionEnded
+        }
+    }
+
+    /// 401 `invalid_token` for a token whose session family was revoked or whose account was deleted.
+    static let sessionEnded = APIError.invalidToken("The session has ended.")
+
+    private func liveRole(sessionID: String, memberID: UUID) async throws -> Role? {
+        try await database.transaction { transaction in
+            try await SessionStore.liveSessionRole(sessionID: sessionID, memberID: memberID, in: transaction)
+        }
     }
 }

@@ -11,10 +11,15 @@ public enum SecretFile {
     /// Reads the secret from `directory/jwt-secret`, creating directory and file when missing.
     /// - Throws: ``ConfigurationError/file(path:reason:)`` when the file cannot be read or written,
     ///   or holds fewer than 32 bytes.
+    ///   Also when the folder or the file can be accessed by group or others (see ``requirePrivate(_:what:fix:)``).
     public static func loadOrCreate(in directory: String) throws(ConfigurationError) -> String {
         let path = (directory as NSString).appendingPathComponent(fileName)
         let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: directory) {
+            try requirePrivate(directory, what: "the data folder", fix: "chmod 700")
+        }
         if fileManager.fileExists(atPath: path) {
+            try requirePrivate(path, what: "the signing secret file", fix: "chmod 600")
             let text: String
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
@@ -32,6 +37,7 @@ public enum SecretFile {
         } catch {
             throw .file(path: directory, reason: "cannot create directory: \(error.localizedDescription)")
         }
+        try requirePrivate(directory, what: "the data folder", fix: "chmod 700")
         let secret = RandomToken.make(byteCount: 32)
         // Create with 0600 from the start (never readable by others, not even briefly); O_EXCL so
         // that two servers starting at once cannot overwrite each other's secret.
@@ -48,5 +54,29 @@ public enum SecretFile {
             throw .file(path: path, reason: "cannot write: \(String(cString: strerror(errno)))")
         }
         return secret
+    }
+
+    /// Refuses a file or folder that group or others can access (any of the mode bits 0077), as
+    /// ssh refuses such keys and the SDK's token store refuses such files. The server never
+    /// changes the mode itself: a wrong mode means someone else may already have read the secret.
+    /// - Throws: ``ConfigurationError/file(path:reason:)`` saying what to run.
+    public static func requirePrivate(_ path: String, what: String, fix: String) throws(ConfigurationError) {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw .file(path: path, reason: "cannot read its mode: \(error.localizedDescription)")
+        }
+        guard let permissions = attributes[.posixPermissions] as? Int else {
+            throw .file(path: path, reason: "cannot read its mode")
+        }
+        let mode = permissions & 0o777
+        guard mode & 0o077 == 0 else {
+            let octal = String(mode, radix: 8)
+            throw .file(
+                path: path,
+                reason: "\(what) can be accessed by group or others (mode 0\(octal)); refused: run `\(fix) \(path)`"
+            )
+        }
     }
 }

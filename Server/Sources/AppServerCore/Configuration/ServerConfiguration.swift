@@ -27,6 +27,15 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: Int
     /// Whether the `/v1/_test/...` routes exist.
     public var testMode: Bool
+    /// How long a connection may go without receiving a part of a request (the whole header block,
+    /// the next piece of a body) or, between requests, without a new one, before it is closed.
+    /// Never applies while the server is answering a request it has fully read.
+    public var idleTimeout: Duration
+    /// The most connections served at once; further ones wait in the listen backlog.
+    public var maxConnections: Int
+    /// Sign-in and sign-up throttling; `nil` (the default here) turns it off. The executable turns
+    /// it on with ``RateLimits/default`` unless `--test-mode` (or `--no-rate-limit`).
+    public var rateLimits: RateLimits?
 
     /// The smallest accepted signing secret, in bytes (the HS256 output size).
     public static let minimumSecretLength = 32
@@ -38,6 +47,10 @@ public struct ServerConfiguration: Sendable {
     public static let defaultRefreshReuseGrace: Duration = .seconds(30)
     /// The default bcrypt cost.
     public static let defaultBcryptCost = 12
+    /// The default idle timeout: 60 seconds (a slow mobile client sends a 64 KiB body well within it).
+    public static let defaultIdleTimeout: Duration = .seconds(60)
+    /// The default connection limit.
+    public static let defaultMaxConnections = 512
 
     /// Creates a configuration; every argument but the secret has the server's default.
     public init(
@@ -50,7 +63,10 @@ public struct ServerConfiguration: Sendable {
         refreshReuseGrace: Duration = Self.defaultRefreshReuseGrace,
         admin: AdminAccount? = nil,
         bcryptCost: Int = Self.defaultBcryptCost,
-        testMode: Bool = false
+        testMode: Bool = false,
+        idleTimeout: Duration = Self.defaultIdleTimeout,
+        maxConnections: Int = Self.defaultMaxConnections,
+        rateLimits: RateLimits? = nil
     ) {
         self.host = host
         self.port = port
@@ -62,23 +78,62 @@ public struct ServerConfiguration: Sendable {
         self.admin = admin
         self.bcryptCost = bcryptCost
         self.testMode = testMode
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.rateLimits = rateLimits
     }
 
-    /// Checks the values that cannot be expressed by the types.
+    /// Allowed ports (0: any free one).
+    public static let portRange = 0...65535
+    /// Allowed access-token lifetimes, in seconds: 1 second to 1 day.
+    public static let accessTokenLifetimeRange = 1...86_400
+    /// Allowed refresh-token lifetimes, in seconds: 1 second to 3650 days.
+    public static let refreshTokenLifetimeRange = 1...315_360_000
+    /// Allowed reuse grace periods, in seconds: 0 (off) to 1 hour.
+    public static let refreshReuseGraceRange = 0...3600
+    /// Allowed bcrypt costs (bcrypt's own range).
+    public static let bcryptCostRange = 4...31
+    /// Allowed idle timeouts, in seconds: 1 second to 1 hour.
+    public static let idleTimeoutRange = 1...3600
+    /// Allowed connection limits.
+    public static let maxConnectionsRange = 1...100_000
+
+    /// Checks the values that cannot be expressed by the types. Every number has a bounded range,
+    /// so that no later arithmetic (token expiry, timers) can overflow.
     /// - Throws: ``ConfigurationError`` naming the first bad value.
     public func validate() throws(ConfigurationError) {
-        guard (0...65535).contains(port) else { throw .invalid("port must be 0...65535, got \(port)") }
+        func seconds(_ duration: Duration, _ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError) {
+            let (whole, fraction) = duration.components
+            guard fraction == 0, whole >= Int64(range.lowerBound), whole <= Int64(range.upperBound) else {
+                throw .invalid("\(name) must be \(range.lowerBound)...\(range.upperBound) whole seconds, got \(duration)")
+            }
+        }
+        guard Self.portRange.contains(port) else { throw .invalid("port must be 0...65535, got \(port)") }
         guard jwtSecret.utf8.count >= Self.minimumSecretLength else {
             throw .invalid("jwt secret must be at least \(Self.minimumSecretLength) bytes")
         }
-        guard accessTokenLifetime >= .seconds(1) else { throw .invalid("access token lifetime must be at least 1 second") }
-        guard refreshTokenLifetime >= .seconds(1) else { throw .invalid("refresh token lifetime must be at least 1 second") }
-        guard refreshReuseGrace >= .zero else { throw .invalid("refresh reuse grace must be 0 or more seconds") }
-        guard (4...31).contains(bcryptCost) else { throw .invalid("bcrypt cost must be 4...31, got \(bcryptCost)") }
+        try seconds(accessTokenLifetime, "access token lifetime", Self.accessTokenLifetimeRange)
+        try seconds(refreshTokenLifetime, "refresh token lifetime", Self.refreshTokenLifetimeRange)
+        try seconds(refreshReuseGrace, "refresh reuse grace", Self.refreshReuseGraceRange)
+        guard Self.bcryptCostRange.contains(bcryptCost) else { throw .invalid("bcrypt cost must be 4...31, got \(bcryptCost)") }
+        try seconds(idleTimeout, "idle timeout", Self.idleTimeoutRange)
+        if let rateLimits {
+            try seconds(rateLimits.window, "rate limit window", RateLimits.windowRange)
+            for (value, name) in [
+                (rateLimits.signInFailuresPerAccount, "sign-in failures per account"),
+                (rateLimits.signInFailuresPerAddress, "sign-in failures per address"),
+                (rateLimits.signUpsPerAddress, "sign-ups per address"),
+            ] where !RateLimits.countRange.contains(value) {
+                throw .invalid("\(name) must be \(RateLimits.countRange.lowerBound)...\(RateLimits.countRange.upperBound), got \(value)")
+            }
+        }
+        guard Self.maxConnectionsRange.contains(maxConnections) else {
+            throw .invalid("max connections must be \(Self.maxConnectionsRange.lowerBound)...\(Self.maxConnectionsRange.upperBound), got \(maxConnections)")
+        }
         if let admin {
             guard Validation.isValidEmail(admin.email) else { throw .invalid("admin email is not a valid email address") }
             guard Validation.isValidPassword(admin.password) else {
-                throw .invalid("admin password must be \(Validation.passwordLength.lowerBound)-\(Validation.passwordLength.upperBound) characters")
+                throw .invalid("admin password must be \(Validation.passwordRule), without U+0000")
             }
         }
     }

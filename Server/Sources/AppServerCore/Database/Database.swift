@@ -35,9 +35,32 @@ final class Database: Sendable {
             throw DatabaseError(operation: "open \(location)", underlying: error)
         }
         let database = Database(connection: connection)
-        try await database.configure(isFile: location != .memory)
-        try await Schema.migrate(database)
+        do {
+            try await database.checkIntegrity(location)
+            try await database.configure(isFile: location != .memory)
+            try await Schema.migrate(database)
+        } catch {
+            // A connection that is never closed trips SQLiteNIO's assertion when it is released
+            // (a crash instead of the promised exit 1), so close it before reporting the error.
+            try? await connection.close()
+            throw error
+        }
         return database
+    }
+
+    /// Runs `PRAGMA quick_check` and refuses a file that is not a SQLite database or is damaged.
+    private func checkIntegrity(_ location: DatabaseLocation) async throws(DatabaseError) {
+        guard case .file(let path) = location else { return }
+        let rows: [SQLiteRow]
+        do {
+            rows = try await connection.query("PRAGMA quick_check", [])
+        } catch {
+            throw DatabaseError(operation: "check \(path)", underlying: CorruptDatabase(path: path, problems: ["\(error)"]))
+        }
+        let problems = rows.compactMap { $0.columns.first?.data.string }
+        guard problems == ["ok"] else {
+            throw DatabaseError(operation: "check \(path)", underlying: CorruptDatabase(path: path, problems: problems))
+        }
     }
 
     private func configure(isFile: Bool) async throws(DatabaseError) {
@@ -113,4 +136,18 @@ public struct DatabaseError: Error, CustomStringConvertible {
 
     /// A description for logs (statements carry no secrets: values are always bound).
     public var description: String { "database error in \(operation): \(underlying)" }
+}
+
+/// `PRAGMA quick_check` found the database file damaged, or it is not a SQLite database at all.
+public struct CorruptDatabase: Error, CustomStringConvertible {
+    /// The file.
+    public let path: String
+    /// What SQLite reported (the first few lines).
+    public let problems: [String]
+
+    /// A description for the start-up error message.
+    public var description: String {
+        "\(path) is not a usable SQLite database (PRAGMA quick_check: \(problems.prefix(3).joined(separator: "; "))); "
+            + "restore it from a backup or move it away to start with an empty database"
+    }
 }

@@ -24,6 +24,8 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         case notFound = "not_found"
         /// 409: the email address belongs to another member.
         case emailTaken = "email_taken"
+        /// 429: too many sign-in failures or sign-ups; `Retry-After` says how many seconds to wait.
+        case rateLimited = "rate_limited"
         /// 500: the server failed.
         case `internal`
     }
@@ -36,13 +38,16 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     public let message: String
     /// The `WWW-Authenticate` header value, for access-token failures.
     public let wwwAuthenticate: String?
+    /// The `Retry-After` header value in whole seconds, for `rate_limited`.
+    public let retryAfter: Int?
 
     /// Creates an error.
-    public init(status: HTTPResponse.Status, code: Code, message: String, wwwAuthenticate: String? = nil) {
+    public init(status: HTTPResponse.Status, code: Code, message: String, wwwAuthenticate: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.wwwAuthenticate = wwwAuthenticate
+        self.retryAfter = retryAfter
     }
 
     /// A description for logs.
@@ -53,6 +58,9 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         var response = JSONBody.response(ErrorBodyDTO(code: code.rawValue, message: message), status: status)
         if let wwwAuthenticate {
             response.headers[.wwwAuthenticate] = wwwAuthenticate
+        }
+        if let retryAfter {
+            response.headers[.retryAfter] = String(retryAfter)
         }
         return response
     }
@@ -110,10 +118,22 @@ extension APIError {
         APIError(status: .notFound, code: .notFound, message: message)
     }
 
+    /// 404 for `/v1/members/me` when the caller's account no longer exists; ``AuthMiddleware``
+    /// turns it into 401 `invalid_token` (the account was deleted while the request ran).
+    static let memberGone = APIError.notFound("The member no longer exists.")
+
     /// 409 `email_taken`.
     public static let emailTaken = APIError(
         status: .conflict, code: .emailTaken, message: "This email address is already registered."
     )
+
+    /// 429 `rate_limited` with `Retry-After: <seconds>`.
+    public static func rateLimited(retryAfter seconds: Int) -> APIError {
+        APIError(
+            status: .tooManyRequests, code: .rateLimited,
+            message: "Too many attempts; try again in \(seconds) seconds.", retryAfter: seconds
+        )
+    }
 
     /// 500 `internal`.
     public static func `internal`(_ message: String = "The server failed to handle the request.") -> APIError {

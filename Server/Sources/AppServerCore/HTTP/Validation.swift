@@ -1,9 +1,18 @@
 import Foundation
 
 /// The contract's validation rules. Lengths count Unicode scalars (as JSON Schema's `maxLength` does).
+///
+/// No string field (text or password) may contain U+0000: SQLite's C API and bcrypt both treat it
+/// as the end of the string, so `"a\u{0}b"` would be stored as `"a"` and a password of NULs would
+/// hash as the empty password.
 public enum Validation {
-    /// Allowed password lengths.
-    public static let passwordLength = 8...128
+    /// The fewest characters (Unicode scalars) in a password.
+    public static let minimumPasswordLength = 8
+    /// The most UTF-8 bytes in a password: bcrypt reads only the first 72, so a longer one would
+    /// be accepted with a tail that does not matter.
+    public static let maximumPasswordBytes = 72
+    /// How the password rule reads in messages.
+    public static let passwordRule = "at least \(minimumPasswordLength) characters and at most \(maximumPasswordBytes) bytes in UTF-8"
     /// Allowed nickname lengths, after trimming whitespace.
     public static let nicknameLength = 1...30
     /// Allowed content lengths (answers, posts, comments).
@@ -21,7 +30,7 @@ public enum Validation {
     /// 254 characters. (`openapi.yaml` states the same rule as a regular expression.)
     public static func isValidEmail(_ email: String) -> Bool {
         let scalars = Array(email.unicodeScalars)
-        guard scalars.count <= maximumEmailLength, !scalars.contains(where: blanks.contains) else { return false }
+        guard scalars.count <= maximumEmailLength, !scalars.contains(where: blanks.contains), !containsNUL(email) else { return false }
         let parts = scalars.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else { return false }
         let domain = parts[1]
@@ -37,14 +46,21 @@ public enum Validation {
         return String(Substring(scalars))
     }
 
-    /// A password must be 8–128 characters.
+    /// A password must have at least 8 characters, at most 72 UTF-8 bytes and no U+0000.
     public static func isValidPassword(_ password: String) -> Bool {
-        passwordLength.contains(password.unicodeScalars.count)
+        password.unicodeScalars.count >= minimumPasswordLength && password.utf8.count <= maximumPasswordBytes
+            && !containsNUL(password)
     }
 
-    /// The value of a required string field.
+    /// Whether the string contains U+0000.
+    public static func containsNUL(_ text: String) -> Bool {
+        text.utf8.contains(0)
+    }
+
+    /// The value of a required string field; U+0000 is refused in every field.
     public static func required(_ value: String?, field: String) throws(APIError) -> String {
         guard let value else { throw .invalidRequest("\(field): is required") }
+        guard !containsNUL(value) else { throw .invalidRequest("\(field): must not contain U+0000") }
         return value
     }
 
@@ -61,7 +77,7 @@ public enum Validation {
     public static func password(_ value: String?, field: String = "password") throws(APIError) -> String {
         let password = try required(value, field: field)
         guard isValidPassword(password) else {
-            throw .invalidRequest("\(field): must be \(passwordLength.lowerBound)-\(passwordLength.upperBound) characters")
+            throw .invalidRequest("\(field): must be \(passwordRule)")
         }
         return password
     }

@@ -8,21 +8,38 @@ struct AuthRoutes {
     /// The routes, relative to `/v1`.
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
-        routes.post("auth/sign-up") { request, _ in
+        routes.post("auth/sign-up") { request, context in
             let body = try await JSONBody.decode(SignUpBody.self, from: request)
             let email = try Validation.email(body.email)
             let password = try Validation.password(body.password)
             let nickname = try Validation.nickname(body.nickname)
+            if let limiter = services.rateLimiter {
+                try limiter.checkAndRecord("sign-up@\(clientAddress(context))", limit: limiter.limits.signUpsPerAddress)
+            }
             let session = try await services.auth.signUp(email: email, password: password, nickname: nickname)
             return JSONBody.response(session, status: .created)
         }
-        routes.post("auth/sign-in") { request, _ in
+        routes.post("auth/sign-in") { request, context in
             let body = try await JSONBody.decode(SignInBody.self, from: request)
             // Only presence and type are checked: a malformed email simply cannot match.
             let email = try Validation.required(body.email, field: "email").trimmingCharacters(in: .whitespaces).lowercased()
             let password = try Validation.required(body.password, field: "password")
-            let session = try await services.auth.signIn(email: email, password: password)
-            return JSONBody.response(session)
+            guard let limiter = services.rateLimiter else {
+                return JSONBody.response(try await services.auth.signIn(email: email, password: password))
+            }
+            // Checked before the password: once an account (or address) is over its limit, even
+            // the right password gets 429 until the window has moved on.
+            let keys = [
+                (key: "sign-in-failure:\(email)", limit: limiter.limits.signInFailuresPerAccount),
+                (key: "sign-in-failure@\(clientAddress(context))", limit: limiter.limits.signInFailuresPerAddress),
+            ]
+            try limiter.check(keys)
+            do {
+                return JSONBody.response(try await services.auth.signIn(email: email, password: password))
+            } catch let error as APIError where error.code == .invalidCredentials {
+                limiter.record(keys.map(\.key))
+                throw error
+            }
         }
         routes.post("auth/anonymous") { _, _ in
             JSONBody.response(try await services.auth.signInAnonymously(), status: .created)
@@ -48,4 +65,9 @@ struct AuthRoutes {
         }
         return routes
     }
+}
+
+/// The client's IP address (no port), the key of per-address limits; `unknown` without one.
+func clientAddress(_ context: AppRequestContext) -> String {
+    context.channel.remoteAddress?.ipAddress ?? "unknown"
 }

@@ -12,7 +12,7 @@ struct MemberRoutes {
             let member = try await services.database.transaction { transaction in
                 try await MemberStore.find(id: identity.memberID, in: transaction)
             }
-            guard let member else { throw APIError.notFound("The member no longer exists.") }
+            guard let member else { throw APIError.memberGone }
             return JSONBody.response(member.dto)
         }
         routes.patch("members/me") { request, context in
@@ -23,7 +23,7 @@ struct MemberRoutes {
                 try await MemberStore.updateNickname(id: identity.memberID, nickname: nickname, in: transaction)
                 return try await MemberStore.find(id: identity.memberID, in: transaction)
             }
-            guard let member else { throw APIError.notFound("The member no longer exists.") }
+            guard let member else { throw APIError.memberGone }
             return JSONBody.response(member.dto)
         }
         routes.delete("members/me") { _, context in
