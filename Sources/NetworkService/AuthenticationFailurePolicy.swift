@@ -40,7 +40,7 @@ public struct AuthenticationFailurePolicy: Sendable, Hashable {
         }
         if requiresBearerChallenge {
             guard let challenge = error.authenticateChallenge,
-                  challenge.lowercased().hasPrefix("bearer") else { return false }
+                  BearerChallenge.hasBearerChallenge(challenge) else { return false }
         }
         return true
     }

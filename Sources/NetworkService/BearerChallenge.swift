@@ -5,11 +5,7 @@ enum BearerChallenge {
     /// The parameters of the first `Bearer` challenge in `header`, names lowercased;
     /// `nil` when there is no Bearer challenge.
     static func parameters(of header: String) -> [String: String]? {
-        var rest = Substring(header)
-        skipSpaces(&rest)
-        guard rest.count >= 6, rest.prefix(6).lowercased() == "bearer",
-              rest.count == 6 || rest.dropFirst(6).first == " " || rest.dropFirst(6).first == "," else { return nil }
-        rest = rest.dropFirst(6)
+        guard var rest = bearerChallenge(in: header) else { return nil }
         var parameters: [String: String] = [:]
         while true {
             skip(&rest, while: { $0 == " " || $0 == "," || $0 == "\t" })
@@ -40,6 +36,37 @@ enum BearerChallenge {
             parameters[name.lowercased()] = value
         }
         return parameters
+    }
+
+    /// Whether `header` holds a `Bearer` challenge (alone or in a list such as
+    /// `Basic realm="x", Bearer error="invalid_token"`).
+    static func hasBearerChallenge(_ header: String) -> Bool {
+        bearerChallenge(in: header) != nil
+    }
+
+    /// What follows the `Bearer` scheme name in `header`: the scheme at the start, or after a
+    /// comma (where a list of challenges continues), followed by a space, a comma or the end.
+    private static func bearerChallenge(in header: String) -> Substring? {
+        var rest = Substring(header)
+        while true {
+            skip(&rest, while: { $0 == " " || $0 == "\t" || $0 == "," })
+            guard !rest.isEmpty else { return nil }
+            let word = rest.prefix { $0 != " " && $0 != "\t" && $0 != "," && $0 != "=" }
+            let after = rest.dropFirst(word.count)
+            if word.lowercased() == "bearer", after.first != "=" {
+                return after
+            }
+            // Skip to the next comma outside a quoted string.
+            var inQuotes = false
+            var escaped = false
+            while let character = rest.first {
+                rest = rest.dropFirst()
+                if escaped { escaped = false; continue }
+                if character == "\\" { escaped = true; continue }
+                if character == "\"" { inQuotes.toggle(); continue }
+                if character == "," && !inQuotes { break }
+            }
+        }
     }
 
     private static func skipSpaces(_ text: inout Substring) {

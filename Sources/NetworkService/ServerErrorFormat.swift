@@ -54,8 +54,9 @@ public struct ServerErrorFormat: Sendable {
         }
     }
 
-    /// The default: ``appAPI``, else ``oauth2``, else ``bearerChallenge``.
-    public static let standard = firstMatch([.appAPI, .oauth2, .bearerChallenge])
+    /// The default: ``appAPI``, else ``bearerChallenge`` (the RFC 6750 header says more than
+    /// a framework's generic `{"error": "Unauthorized"}` body), else ``oauth2``.
+    public static let standard = firstMatch([.appAPI, .bearerChallenge, .oauth2])
 }
 
 /// The code and message a server sent with a failure.

@@ -35,11 +35,15 @@ public struct RefreshFailureRule: Sendable {
         rejecting(statuses: [status], codes: codes)
     }
 
-    /// The default for a refresher of your own: the refresh call answered HTTP 400 or 401,
-    /// whatever the code. Servers answer a bad refresh token one of these two ways (RFC 6749
-    /// says 400 `invalid_grant`; many JSON servers say 401); a timeout, a dropped
-    /// connection, 5xx or garbage never ends the session.
-    public static let rejectedByServer = rejecting(statuses: [400, 401], codes: nil)
+    /// The default for a refresher of your own: the refresh call answered HTTP 401 (whatever
+    /// the code: many JSON servers answer a bad refresh token so), or 400 `invalid_grant`
+    /// (RFC 6749). Any other 400 is a request the server could not read (a wrong field name,
+    /// say), which says nothing about the refresh token, so the credentials are kept; so are
+    /// they after a timeout, a dropped connection, 5xx or garbage.
+    public static let rejectedByServer = RefreshFailureRule { error in
+        rejecting(status: 401, codes: nil).sessionEndingReason(error)
+            ?? rejecting(status: 400, codes: [.invalidGrant]).sessionEndingReason(error)
+    }
 
     /// RFC 6749 §5.2: `invalid_grant` (the refresh token is invalid, expired, revoked or was
     /// issued to another client), answered 400 as the RFC says or 401 as some servers do.

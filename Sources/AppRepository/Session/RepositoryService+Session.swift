@@ -48,8 +48,9 @@ extension RepositoryService {
     ///   aside, not deleted).
     @discardableResult
     public func signOut() async throws -> SignOutResult {
+        let pending = unsaved.withLock { $0 }
         await startNewGeneration()
-        let credentials: Credentials?
+        var credentials: Credentials?
         var localError: TokenStoreError?
         do {
             credentials = try await tokenStore.withExclusiveAccess { [tokenStore] in
@@ -57,16 +58,21 @@ extension RepositoryService {
                 if credentials != nil { try await tokenStore.clear() }
                 return credentials
             }
-        } catch let error as TokenStoreError where ![.unreadable, .decryptionFailed, .unsupportedFormatVersion].contains(error.kind) {
-            // The store can perhaps be read but not locked or cleared (a read-only folder): the
-            // session still ends on the server, and the result says the local copy stays.
+        } catch let error as TokenStoreError where error.kind == .io {
+            // The store can be read but not locked or cleared (a read-only folder): the session
+            // still ends on the server, and the result says the local copy stays. (A lock held
+            // by another program past the timeout is not this: it may be mid-refresh.)
             let readable: Credentials?
             do { readable = try await tokenStore.load() } catch { throw error }
             credentials = readable
             localError = readable == nil ? nil : error
         }
-        guard let credentials else {
+        guard var credentials else {
             return SignOutResult(wasSignedIn: false, serverError: nil)
+        }
+        // Rotated credentials the store could not take are the live ones: revoke those.
+        if let pending, pending.replaced.refreshToken == credentials.refreshToken {
+            credentials = pending.renewed
         }
         broadcaster.send(.signedOut(.userSignedOut))
         return SignOutResult(wasSignedIn: true, serverError: await revoke(credentials), localError: localError)

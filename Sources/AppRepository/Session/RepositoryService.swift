@@ -54,9 +54,10 @@ public final class RepositoryService: Sendable {
     /// authentication failure): the refresh window's evidence that a refresh was explained.
     private let acceptedAccessToken = LockedValue<String?>(nil)
     /// Rotated credentials the store could not save (a full disk, say): the server has already
-    /// retired the old refresh token, so they are kept in memory for this process, used for
-    /// every call, and saved again on the next call until the store takes them.
-    private let unsavedCredentials = LockedValue<Credentials?>(nil)
+    /// retired the stored refresh token, so they are kept in memory for this process, used for
+    /// every call while the store still holds what they replaced, and saved again on the next
+    /// call until the store takes them.
+    let unsaved = LockedValue<UnsavedCredentials?>(nil)
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -112,9 +113,11 @@ public final class RepositoryService: Sendable {
             let result = try await handler(server, AccessToken(credentials.accessToken))
             noteAccepted(credentials.accessToken)
             return result
-        } catch let error as NetworkError where error.kind == .httpStatus
-                    && !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
-            noteAccepted(credentials.accessToken)  // an answer such as 404 or 403 got past authentication
+        } catch let error as NetworkError where [403, 404, 409, 422].contains(error.statusCode ?? 0)
+                    && error.serverErrorCode != nil {
+            // A contract error such as 404 or 403 from the API itself got past authentication;
+            // a gateway's 5xx, a 429 or a bare 404 says nothing about the token.
+            noteAccepted(credentials.accessToken)
             throw error
         }
     }
@@ -126,27 +129,29 @@ public final class RepositoryService: Sendable {
     /// The stored credentials, or the rotated ones the store could not save yet (which are
     /// then saved again: once the store takes them, it is the truth again).
     private func currentCredentials() async throws -> Credentials? {
-        guard let unsaved = unsavedCredentials.withLock({ $0 }) else {
+        guard let entry = unsaved.withLock({ $0 }) else {
             return try await tokenStore.load()
         }
         do {
             try await tokenStore.withExclusiveAccess { [tokenStore] in
-                // Another program signed out or in meanwhile: its session wins, these are dropped.
-                guard try await tokenStore.load()?.memberID == unsaved.memberID else { return }
-                try await tokenStore.save(unsaved)
+                // Saved only over what they replaced: if the store moved on (another program
+                // signed out, in, or refreshed), its session wins and these are dropped.
+                guard try await tokenStore.load()?.refreshToken == entry.replaced.refreshToken else { return }
+                try await tokenStore.save(entry.renewed)
             }
         } catch {
-            return unsaved  // still not saved: keep working with them; the failure was reported
+            // Still not saved: keep working with them; the failure was reported.
+            if unsaved.withLock({ $0 }) == entry { return entry.renewed }
         }
-        unsavedCredentials.withLock { if $0 == unsaved { $0 = nil } }
+        unsaved.withLock { if $0 == entry { $0 = nil } }
         return try await tokenStore.load()
     }
 
-    /// Starts a new session generation (sign-in, sign-out): forgets unsaved credentials and
-    /// makes a refresh in flight write nothing.
+    /// Starts a new session generation (sign-in, sign-out): makes a refresh in flight write
+    /// nothing, then forgets unsaved credentials.
     func startNewGeneration() async {
-        unsavedCredentials.withLock { $0 = nil }
         await coordinator.startNewGeneration()
+        unsaved.withLock { $0 = nil }
     }
 
     /// New credentials to replace `failed`: from the refresh in flight, from the store when
@@ -166,9 +171,17 @@ public final class RepositoryService: Sendable {
     }
 
     private func refreshInsideExclusiveSection(after failed: Credentials, generation: Int) async throws -> Credentials {
-        // Unsaved rotated credentials come first: the stored refresh token is already retired.
-        var stored = unsavedCredentials.withLock { $0 }
-        if stored == nil { stored = try await tokenStore.load() }
+        // Unsaved rotated credentials come first while the store still holds what they
+        // replaced: the stored refresh token is already retired.
+        let fromStore = try await tokenStore.load()
+        var stored = fromStore
+        if let entry = unsaved.withLock({ $0 }) {
+            if entry.generation == generation, fromStore?.refreshToken == entry.replaced.refreshToken {
+                stored = entry.renewed
+            } else {
+                unsaved.withLock { if $0 == entry { $0 = nil } }
+            }
+        }
         guard let stored else {
             throw await sessionEndedElsewhere(.endedElsewhere, generation: generation)
         }
@@ -182,9 +195,12 @@ public final class RepositoryService: Sendable {
         }
         // A refresh is explained when the token was due (expired or within the leeway by its
         // known expiry), or, expiry unknown, when the server had accepted it before refusing it.
+        // A token refused within a second of its arrival is never explained by its lifetime
+        // (a server that accepts each token once and then refuses it).
         let due = stored.accessTokenExpires(within: configuration.refreshLeeway, of: now)
         let accepted = acceptedAccessToken.withLock { $0 == stored.accessToken }
-        try await coordinator.admitRefresh(at: now, unexplained: !due && (stored.accessTokenExpiresAt != nil || !accepted))
+        let young = stored.accessTokenIssuedAt.map { now.timeIntervalSince($0) < 1 } ?? false
+        try await coordinator.admitRefresh(at: now, unexplained: !due && (stored.accessTokenExpiresAt != nil || !accepted || young))
 
         let tokens: Tokens
         do {
@@ -194,9 +210,10 @@ public final class RepositoryService: Sendable {
                 throw SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
             }
             if let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error) {
-                try await tokenStore.clear()
+                unsaved.withLock { $0 = nil }
                 _ = await coordinator.endGeneration(from: generation)
                 broadcaster.send(.signedOut(reason))
+                try await tokenStore.clear()
                 throw SessionError(.sessionEnded, reason: reason, underlying: error)
             }
             throw SessionError(.refreshFailed, underlying: error)
@@ -209,11 +226,18 @@ public final class RepositoryService: Sendable {
             try await tokenStore.save(renewed)
         } catch {
             // The server rotated: losing these would end the session. Keep them for this
-            // process, report the store's failure, and save them again on the next call.
-            unsavedCredentials.withLock { $0 = renewed }
+            // process (unless a sign-in or sign-out moved on meanwhile), report the store's
+            // failure, and save them again on the next call.
+            if let fromStore {
+                let entry = UnsavedCredentials(replaced: fromStore, renewed: renewed, generation: generation)
+                unsaved.withLock { $0 = entry }
+                if await coordinator.currentGeneration != generation {
+                    unsaved.withLock { if $0 == entry { $0 = nil } }
+                }
+            }
             throw error
         }
-        unsavedCredentials.withLock { $0 = nil }
+        unsaved.withLock { $0 = nil }
         broadcaster.send(.refreshed(memberID: renewed.memberID))
         return renewed
     }
@@ -245,7 +269,7 @@ public final class RepositoryService: Sendable {
         }
         guard let lifetime, lifetime.isFinite, lifetime > 0 else {
             return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,
-                               accessTokenExpiresAt: nil, memberID: accountID)
+                               accessTokenExpiresAt: nil, memberID: accountID, accessTokenIssuedAt: now)
         }
         return Credentials(
             accessToken: tokens.accessToken.rawValue,
@@ -255,4 +279,12 @@ public final class RepositoryService: Sendable {
             accessTokenIssuedAt: now
         )
     }
+}
+
+/// Rotated credentials the store could not save, the stored ones they replace, and the
+/// session generation they belong to.
+struct UnsavedCredentials: Sendable, Equatable {
+    let replaced: Credentials
+    let renewed: Credentials
+    let generation: Int
 }

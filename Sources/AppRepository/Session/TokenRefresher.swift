@@ -24,7 +24,7 @@ public struct TokenRefresher: Sendable {
     /// Creates a refresher from a function.
     /// - Parameters:
     ///   - failureRule: Which of its failures end the session. Default
-    ///     ``RefreshFailureRule/rejectedByServer``: the refresh call answered 400 or 401.
+    ///     ``RefreshFailureRule/rejectedByServer``: the refresh call answered 401, or 400 `invalid_grant`.
     ///   - refresh: Trades the stored credentials for new tokens.
     public init(failureRule: RefreshFailureRule = .rejectedByServer,
                 _ refresh: @escaping @Sendable (_ credentials: Credentials, _ server: Server) async throws -> Tokens) {

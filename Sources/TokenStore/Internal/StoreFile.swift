@@ -43,15 +43,27 @@ struct StoreFile: Sendable {
     /// The folder holding the file (and its lock file).
     var folder: String { section.folder }
 
-    /// `url`, or the file its symbolic links lead to when it is one (followed up to 16 times;
-    /// a dangling link gives its target's path, where the first save creates the file).
+    /// `url`, or the file its symbolic links lead to when it is one; a dangling link gives its
+    /// target's path (where the first save creates the file), with relative targets joined
+    /// to the link's real folder.
     static func resolvingLink(_ url: URL) -> URL {
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil else { return url }
+        if let resolved = realPath(url.path) { return URL(fileURLWithPath: resolved) }
         var url = url
         for _ in 0..<16 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { return url }
-            url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
+            let folder = realPath(url.deletingLastPathComponent().path) ?? url.deletingLastPathComponent().path
+            url = target.hasPrefix("/") ? URL(fileURLWithPath: target) : URL(fileURLWithPath: folder).appendingPathComponent(target)
+            url = url.standardizedFileURL
         }
         return url
+    }
+
+    /// `realpath(3)`: the path with every symbolic link resolved; `nil` when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private var temporaryPrefix: String { "." + name + ".tmp-" }
@@ -142,6 +154,10 @@ struct StoreFile: Sendable {
             let fileIsBad: Set<TokenStoreError.Kind> = [.unreadable, .decryptionFailed, .unsupportedFormatVersion, .insecurePermissions]
             guard fileIsBad.contains(error.kind) else { throw error }
             guard Posix.exists(path) else { return false }
+            // Only a regular file is moved aside: a FIFO or a folder in its place (perhaps the
+            // target of a link) is not the store's to rename.
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & Posix.fileTypeMask == Posix.regularFileType else { throw error }
             try moveAside()
             return false
         }

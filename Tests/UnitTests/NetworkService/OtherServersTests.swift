@@ -106,6 +106,20 @@ struct OtherServersTests {
         }
     }
 
+    @Test("a Bearer challenge later in a list of challenges is found; its code wins over a framework's generic body")
+    func challengeList() async throws {
+        let challenge = #"Basic realm="x, y", Bearer error="invalid_token", error_description="a, b""#
+        let transport = TestTransport(always: TestTransport.Reply(status: 401, headers: ["WWW-Authenticate": challenge],
+                                                                 body: Data(#"{"error":"Unauthorized"}"#.utf8)))
+        let server = try Server(baseURL: "https://api.example.com", transport: transport)
+        let error = await #expect(throws: NetworkError.self) {
+            try await server.send(OAuthEndpoint.item(id: 1), accessToken: AccessToken("token-abc-123"))
+        }
+        #expect(error?.serverErrorCode == .invalidToken)
+        #expect(error?.serverMessage == "a, b")
+        #expect(error.map { AuthenticationFailurePolicy.strictBearerChallenge.matches($0) } == true)
+    }
+
     @Test("a server's own error shape is read by a format of its own; the default formats do not claim it")
     func customErrorFormat() async throws {
         struct Reply: Decodable { let reason: String; let detail: String }

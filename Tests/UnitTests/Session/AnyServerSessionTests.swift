@@ -166,7 +166,7 @@ struct AnyServerSessionTests {
 
     // MARK: Revocation (item 6)
 
-    @Test("sign-out revokes the access and the refresh token (RFC 7009) and clears the store")
+    @Test("sign-out revokes the refresh and the access token (RFC 7009) and clears the store")
     func revocation() async throws {
         let store = InMemoryTokenStore()
         let service = makeService(store: store)
@@ -174,7 +174,7 @@ struct AnyServerSessionTests {
         let result = try await service.signOut()
         #expect(result.serverConfirmed)
         #expect(try await store.load() == nil)
-        #expect(fake.state.withLock { $0.revokedTokens } == ["access_token", "refresh_token"])
+        #expect(fake.state.withLock { $0.revokedTokens } == ["refresh_token", "access_token"])
         let revoke = try #require(fake.requests.last)
         #expect(revoke.target == "/o/revoke_token/")
         #expect(revoke.value(forHeaderField: "Authorization") == FakeOAuthServer.basicAuthorization)
@@ -212,6 +212,41 @@ struct AnyServerSessionTests {
         let error = await #expect(throws: SessionError.self) { try await me(service) }
         #expect(error?.kind == .sessionEnded)
         #expect(try await store.load() == nil)
+    }
+
+    @Test("a refresher of your own keeps the credentials when its refresh is answered 400 for another reason than invalid_grant")
+    func customRefresherKeepsCredentialsOnBadRequest() async throws {
+        let store = InMemoryTokenStore()
+        var configuration = RepositoryService.Configuration()
+        configuration.refresher = TokenRefresher { _, _ in
+            throw NetworkError(kind: .httpStatus, method: .post, path: "/api/token/refresh/", statusCode: 400,
+                               serverMessage: "refresh: This field is required.")
+        }
+        let service = makeService(configuration, store: store)
+        try await signIn(service)
+        let before = try await store.load()
+        clock.advance(by: 6)
+        let error = await #expect(throws: SessionError.self) { try await me(service) }
+        #expect(error?.kind == .refreshFailed)
+        #expect(try await store.load() == before)
+    }
+
+    @Test("a server that accepts each token once and then refuses it (expiry unknown) is stopped by the window")
+    func acceptOnceLoopIsStopped() async throws {
+        var configuration = RepositoryService.Configuration.oauth2(oauth)
+        configuration.refreshWindow = RefreshWindow(maximumRefreshes: 3, interval: 30)
+        let service = makeService(configuration)
+        fake.configure { $0.sendsExpiresIn = false }
+        try await signIn(service)
+        var limited: SessionError?
+        for _ in 0..<10 {
+            _ = try? await me(service)   // accepted once
+            fake.configure { $0.accessTokens.removeAll() }   // then refused
+            clock.advance(by: 0.2)
+            do { _ = try await me(service) } catch let error as SessionError { limited = error; break } catch {}
+        }
+        #expect(limited?.kind == .refreshLimitExceeded)
+        #expect(fake.refreshCalls <= 4)
     }
 
     @Test("the JSON preset sends the refresh token in the named field and reads the tokens at the named (nested) keys")

@@ -12,6 +12,9 @@ final class FaultyTokenStore: TokenStore {
     let inner = InMemoryTokenStore()
     let failSaves = Mutex(false)
     let failLocking = Mutex(false)
+    /// What a failed lock says: `.io` for a lock file that cannot be created (a read-only
+    /// folder), `.lockFailed` for a lock another program held past the timeout.
+    let lockFailureKind = Mutex(TokenStoreError.Kind.io)
 
     func load() async throws(TokenStoreError) -> Credentials? { try await inner.load() }
 
@@ -31,7 +34,7 @@ final class FaultyTokenStore: TokenStore {
 
     func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         if failLocking.withLock({ $0 }) {
-            throw TokenStoreError(kind: .lockFailed, path: "/read-only/credentials.json.lock",
+            throw TokenStoreError(kind: lockFailureKind.withLock { $0 }, path: "/read-only/credentials.json.lock",
                                   reason: "cannot open it as the lock file (Read-only file system)")
         }
         return try await inner.withExclusiveAccess(body)
@@ -81,6 +84,25 @@ struct SessionHardeningTests {
         #expect(try await store.load()?.refreshToken != saved.refreshToken)
     }
 
+    @Test("unsaved rotated credentials are dropped when another program changed the store meanwhile; its session wins")
+    func unsavedCredentialsYieldToTheStore() async throws {
+        let store = FaultyTokenStore()
+        try await store.save(fake.issueCredentials())
+        let service = makeService(store: store)
+        fake.expireAllAccessTokens()
+        store.failSaves.withLock { $0 = true }
+        await #expect(throws: TokenStoreError.self) { try await service.members.fetchMe() }
+
+        // Another program signs in (as the same member) and saves a fresh session.
+        store.failSaves.withLock { $0 = false }
+        let other = fake.issueCredentials()
+        try await store.save(other)
+        _ = try await service.members.fetchMe()
+        #expect(try await store.load() == other)
+        let lastToken = fake.requests.last?.value(forHeaderField: "Authorization")
+        #expect(lastToken == "Bearer \(other.accessToken)")
+    }
+
     @Test("sign-out with a store that cannot be locked or cleared still ends the session on the server, and says the local copy stays")
     func signOutFromReadOnlyStore() async throws {
         let store = FaultyTokenStore()
@@ -94,6 +116,18 @@ struct SessionHardeningTests {
         #expect(!result.removedLocally)
         #expect(result.localError?.description.contains("Read-only file system") == true)
         #expect(fake.state.withLock { $0.signOutRequests } == 1)
+    }
+
+    @Test("sign-out while another program holds the lock past the timeout throws, and revokes nothing: that program may be mid-refresh")
+    func signOutWithLockTimeout() async throws {
+        let store = FaultyTokenStore()
+        try await store.save(fake.issueCredentials())
+        let service = makeService(store: store)
+        store.failLocking.withLock { $0 = true }
+        store.lockFailureKind.withLock { $0 = .lockFailed }
+        let error = await #expect(throws: TokenStoreError.self) { try await service.signOut() }
+        #expect(error?.kind == .lockFailed)
+        #expect(fake.state.withLock { $0.signOutRequests } == 0)
     }
 
     @Test("429 with Retry-After is a transient error that says how long to wait")

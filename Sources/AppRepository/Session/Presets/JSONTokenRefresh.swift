@@ -27,7 +27,7 @@ public struct JSONTokenRefresh: Sendable {
     /// Where the reply holds the lifetime in seconds; when `nil` or absent, the expiry comes
     /// from the access token's JWT `exp`, or is unknown.
     public var expiresInKey: String?
-    /// Which failures end the session. Default ``RefreshFailureRule/rejectedByServer`` (400 or 401).
+    /// Which failures end the session. Default ``RefreshFailureRule/rejectedByServer`` (401, or 400 `invalid_grant`).
     public var failureRule: RefreshFailureRule
 
     /// Creates a description of the refresh call; the defaults are OAuth-style snake_case names.
@@ -83,5 +83,5 @@ private struct JSONRefreshEndpoint: Endpoint {
     var method: HTTPMethod { .post }
     var body: RequestBody { .json(fields) }
     var authentication: EndpointAuthentication { .none }
-    var secrets: [String] { [refreshToken] }
+    var secrets: [String] { [refreshToken] + fields.values.filter { $0.count >= 8 } }
 }

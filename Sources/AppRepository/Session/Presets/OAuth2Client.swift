@@ -109,13 +109,23 @@ public struct OAuth2Client: Sendable {
         }
     }
 
-    /// Revokes the access token, then the refresh token (RFC 7009), when the server has a
-    /// revocation endpoint; otherwise sign-out is local only.
+    /// Revokes the refresh token, then the access token (RFC 7009), when the server has a
+    /// revocation endpoint; otherwise sign-out is local only. Both are tried whatever the first
+    /// answered; a server that does not revoke access tokens (`unsupported_token_type`) is fine.
     public var revoker: SessionRevoker {
         guard revocationEndpoint != nil else { return .localOnly }
         return SessionRevoker { [self] credentials, server in
-            try await revoke(token: credentials.accessToken, hint: "access_token", server: server)
-            try await revoke(token: credentials.refreshToken, hint: "refresh_token", server: server)
+            var failure: NetworkError?
+            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")] {
+                do throws(NetworkError) {
+                    try await revoke(token: token, hint: hint, server: server)
+                } catch where error.serverErrorCode == .unsupportedTokenType {
+                    continue
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            if let failure { throw failure }
         }
     }
 
@@ -128,9 +138,14 @@ public struct OAuth2Client: Sendable {
     }
 }
 
-extension OAuth2Client: CustomStringConvertible {
+extension OAuth2Client: CustomStringConvertible, CustomReflectable {
     /// `OAuth2Client(cli, token: /o/token/)`; never the secret.
     public var description: String { "OAuth2Client(\(clientID), token: \(tokenEndpoint))" }
+    /// A mirror without the client secret, so `dump(_:)` and debuggers do not print it.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["clientID": clientID, "tokenEndpoint": tokenEndpoint,
+                                "revocationEndpoint": revocationEndpoint as Any, "clientSecret": clientSecret == nil ? "nil" : "<redacted>"])
+    }
 }
 
 extension RepositoryService.Configuration {
