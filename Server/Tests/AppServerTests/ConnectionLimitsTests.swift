@@ -6,9 +6,11 @@ import Testing
 
 @Suite("Connection-level limits and rejections (live server)")
 struct ConnectionLimitsTests {
-    static func live<T: Sendable>(idleTimeout: Int = 60, _ body: @Sendable (Int, API) async throws -> T) async throws -> T {
+    static func live<T: Sendable>(idleTimeout: Int = 60, maxConnections: Int = ServerConfiguration.defaultMaxConnections,
+                                  _ body: @Sendable (Int, API) async throws -> T) async throws -> T {
         var configuration = TestServer.configuration()
         configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.maxConnections = maxConnections
         return try await TestServer.run(.live, configuration: configuration) { api in
             try await body(try #require(api.client.port), api)
         }
@@ -67,6 +69,32 @@ struct ConnectionLimitsTests {
                 #expect(result.closed, "\(index)")
                 #expect(result.seconds < 5)
             }
+        }
+    }
+
+    /// Issue 11: with 400 half-open connections a normal request timed out (no limit, no timeout).
+    @Test("past the connection limit a new connection is closed at once; once a slot frees, requests are served again")
+    func connectionLimit() async throws {
+        try await Self.live(maxConnections: 2) { port, _ in
+            var holders: [RawSocket] = []
+            for _ in 0..<2 {
+                let socket = try RawSocket(port: port)
+                await socket.send("GET /v1/posts HTTP/1.1\r\nHost: x\r\n")   // half-sent: holds its slot
+                holders.append(socket)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let refused = try RawSocket(port: port)
+            await refused.send("GET /v1/questions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let early = await refused.readUntilClosed(timeout: 5)
+            #expect(early.closed && early.text.isEmpty, "served past the limit: \(early.text.prefix(40))")
+            #expect(early.seconds < 2)
+
+            holders.removeFirst()   // closes one held connection
+            try await Task.sleep(for: .milliseconds(300))
+            let next = try RawSocket(port: port)
+            await next.send("GET /v1/questions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let served = await next.readUntilClosed(timeout: 10)
+            #expect(served.text.hasPrefix("HTTP/1.1 401"), "\(served.text.prefix(80))")
         }
     }
 

@@ -44,17 +44,17 @@ public enum AppServer {
                 database: database, auth: auth, accessTokens: accessTokens, clock: clock, testMode: testMode,
                 rateLimiter: configuration.rateLimits.map { RateLimiter(limits: $0, clock: clock) }
             )
+            let connections = ConnectionLimitHandler.Counter(limit: configuration.maxConnections)
             return Application(
                 router: makeRouter(services: services),
                 server: .http1(
                     configuration: .init(
-                        additionalChannelHandlers: [ParseErrorBodyHandler()],
+                        additionalChannelHandlers: [ConnectionLimitHandler(counter: connections), ParseErrorBodyHandler()],
                         idleTimeout: TimeAmount(configuration.idleTimeout)
                     )
                 ),
                 configuration: .init(
-                    address: .hostname(configuration.host, port: configuration.port), serverName: nil,
-                    availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)
+                    address: .hostname(configuration.host, port: configuration.port), serverName: nil
                 ),
                 services: [DatabaseService(database: database)],
                 onServerRunning: { channel in
