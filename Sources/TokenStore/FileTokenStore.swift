@@ -21,6 +21,10 @@ public import Foundation
 /// `tokens.json.unreadable-<UTC timestamp>` (e.g. `tokens.json.unreadable-20261122T040923Z`) when a save or
 /// clear found an unreadable file and moved it aside.
 ///
+/// A symbolic link in the file's place is followed: the store reads and atomically replaces
+/// the link's target (its temporary and lock files sit beside the target), so the link stays a
+/// link. A FIFO, a folder or anything else that is not a regular file is refused at once.
+///
 /// Loading, saving and clearing do blocking file I/O (a few small reads and writes, two
 /// `fsync` calls per save) on the calling task.
 public final class FileTokenStore: TokenStore, CustomStringConvertible {
