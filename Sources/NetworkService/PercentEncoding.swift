@@ -3,8 +3,9 @@
 /// Everything but RFC 3986's unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded as
 /// UTF-8 bytes, so `&`, `=`, `+`, `/`, `?`, `#`, spaces and non-ASCII text in a value can
 /// never change the structure of the URL.
-enum PercentEncoding {
-    static func encode(_ text: String) -> String {
+package enum PercentEncoding {
+    /// The percent-encoded form of `text` (RFC 3986: all but unreserved characters).
+    package static func encode(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -21,7 +22,7 @@ enum PercentEncoding {
 
     /// The `application/x-www-form-urlencoded` form of `text` (RFC 6749 Appendix B): as
     /// ``encode(_:)``, but a space becomes `+`.
-    static func formEncode(_ text: String) -> String {
+    package static func formEncode(_ text: String) -> String {
         encode(text).replacingOccurrences(of: "%20", with: "+")
     }
 

@@ -189,15 +189,14 @@ public final class RepositoryService: Sendable {
             throw await sessionEndedElsewhere(.replacedByAnotherMember, generation: generation)
         }
         let now = configuration.now()
-        if stored.accessToken != failed.accessToken,
-           !stored.accessTokenExpires(within: configuration.refreshLeeway, of: now) {
+        let due = stored.accessTokenExpires(within: configuration.refreshLeeway, of: now)
+        if stored.accessToken != failed.accessToken, !due {
             return stored
         }
         // A refresh is explained when the token was due (expired or within the leeway by its
         // known expiry), or, expiry unknown, when the server had accepted it before refusing it.
         // A token refused within a second of its arrival is never explained by its lifetime
         // (a server that accepts each token once and then refuses it).
-        let due = stored.accessTokenExpires(within: configuration.refreshLeeway, of: now)
         let accepted = acceptedAccessToken.withLock { $0 == stored.accessToken }
         let young = stored.accessTokenIssuedAt.map { now.timeIntervalSince($0) < 1 } ?? false
         try await coordinator.admitRefresh(at: now, unexplained: !due && (stored.accessTokenExpiresAt != nil || !accepted || young))

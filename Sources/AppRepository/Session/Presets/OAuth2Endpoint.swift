@@ -22,7 +22,7 @@ struct OAuth2Endpoint: Endpoint {
     var headers: [String: String] {
         guard client.clientAuthentication == .basic else { return [:] }
         // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined and base64-encoded.
-        let pair = PercentForm.encode(client.clientID) + ":" + PercentForm.encode(client.clientSecret ?? "")
+        let pair = PercentEncoding.formEncode(client.clientID) + ":" + PercentEncoding.formEncode(client.clientSecret ?? "")
         return ["Authorization": "Basic " + Data(pair.utf8).base64EncodedString()]
     }
 
@@ -38,13 +38,6 @@ struct OAuth2Endpoint: Endpoint {
     }
 
     var secrets: [String] { tokenSecrets + (client.clientSecret.map { [$0] } ?? []) }
-}
-
-/// RFC 6749 Appendix B encoding of one value, through ``RequestBody/formEncoded(_:)``.
-enum PercentForm {
-    static func encode(_ value: String) -> String {
-        String(RequestBody.formEncoded([("", value)]).dropFirst())
-    }
 }
 
 /// The token endpoint's successful reply (RFC 6749 §5.1).
