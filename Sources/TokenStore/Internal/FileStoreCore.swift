@@ -5,15 +5,28 @@
 /// ``FileTokenStore`` and `EncryptedFileTokenStore` are this core with another
 /// ``FileStoreCodec``.
 ///
-/// Decoding (JSON, and for the encrypted store decryption) is most of what a load costs, so
-/// the core keeps the last file it decoded or wrote: a load still reads the file (a write by
-/// another process is seen at once), but bytes identical to the last ones give the credentials
-/// decoded from them without decoding again.
+/// A load costs one `stat` when the file has not changed: the core keeps the credentials it
+/// last decoded or wrote with the ``FileIdentity`` of the file version they came from. When a
+/// `stat` of the path gives the same identity, and that version was written clearly before it
+/// was read (``FileIdentity/isSettled(observedAt:)``), the kept credentials are returned
+/// without opening the file. Any write, by this process or another, renames a new file into
+/// place, so the next load sees a new identity and reads it; bytes identical to the kept ones
+/// are not decoded again (decoding, and for the encrypted store decryption, is what a load
+/// used to cost).
 struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
     let file: StoreFile
     let codec: Codec
     /// The last file contents decoded or written, and their credentials.
-    private let cache = LockedValue<(bytes: [UInt8], credentials: Credentials)?>(nil)
+    private let cache = LockedValue<Cached?>(nil)
+
+    /// The credentials of one version of the file.
+    private struct Cached: Sendable {
+        var bytes: [UInt8]
+        var credentials: Credentials
+        /// The version they were read from, when it may be trusted by its identity alone;
+        /// `nil` after a write by this store (the next load reads the file once).
+        var settledIdentity: FileIdentity?
+    }
 
     init(file: StoreFile, codec: Codec) {
         self.file = file
@@ -22,15 +35,29 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
 
     /// The credentials; `nil` when the file does not exist. The file is left as it is.
     func load() async throws(TokenStoreError) -> Credentials? {
-        guard let bytes = try file.read() else {
+        let cached = cache.withLock { $0 }
+        if let cached, let identity = cached.settledIdentity {
+            switch FileIdentity.lookUp(file.path) {
+            case .found(identity): return cached.credentials
+            case .missing:
+                cache.withLock { $0 = nil }
+                return nil
+            case .found, .unknown: break
+            }
+        }
+        // Taken before the read, so a version written during the read is never trusted.
+        let observedAt = FileIdentity.Timestamp.now()
+        guard let (bytes, identity) = try file.readWithIdentity() else {
             cache.withLock { $0 = nil }
             return nil
         }
-        if let cached = cache.withLock({ $0 }), cached.bytes == bytes {
+        let settled = identity.isSettled(observedAt: observedAt) ? identity : nil
+        if let cached, cached.bytes == bytes {
+            cache.withLock { $0 = Cached(bytes: bytes, credentials: cached.credentials, settledIdentity: settled) }
             return cached.credentials
         }
         let credentials = try await codec.decode(bytes)
-        cache.withLock { $0 = (bytes, credentials) }
+        cache.withLock { $0 = Cached(bytes: bytes, credentials: credentials, settledIdentity: settled) }
         return credentials
     }
 
@@ -48,7 +75,7 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
             file.removeStaleTemporaryFiles()
             cache.withLock { $0 = nil }
             try file.replace(with: bytes)
-            cache.withLock { $0 = (bytes, credentials) }
+            cache.withLock { $0 = Cached(bytes: bytes, credentials: credentials, settledIdentity: nil) }
         }
     }
 

@@ -72,6 +72,12 @@ struct StoreFile: Sendable {
 
     /// The file's bytes; `nil` when there is no file.
     func read() throws(TokenStoreError) -> [UInt8]? {
+        try readWithIdentity()?.bytes
+    }
+
+    /// The file's bytes and the identity of the version they were read from (from `fstat` of
+    /// the same descriptor); `nil` when there is no file.
+    func readWithIdentity() throws(TokenStoreError) -> (bytes: [UInt8], identity: FileIdentity)? {
         // O_NONBLOCK: a FIFO (or a link to one) in the file's place must not block the open;
         // it is refused below as not a regular file. Regular files ignore the flag.
         guard let fd = try Posix.openFile(path, O_RDONLY | O_NONBLOCK, missingIsNil: true, purpose: "for reading") else {
@@ -83,7 +89,7 @@ struct StoreFile: Sendable {
             throw TokenStoreError(kind: .unreadable, path: path, reason: "is not a regular file")
         }
         try Posix.checkPermissions(info, path: path, allowed: options.allowsInsecurePermissions, what: "the file")
-        return try Posix.readAll(fd, path: path, limit: Self.sizeLimit)
+        return (try Posix.readAll(fd, path: path, limit: Self.sizeLimit), FileIdentity(info))
     }
 
     // MARK: Writing

@@ -72,7 +72,7 @@ struct TokenStoreMultiProcessTests {
         }
     }
 
-    private static func inProcessStore(_ kind: StoreKind, folder: URL) async throws -> any TokenStore {
+    static func inProcessStore(_ kind: StoreKind, folder: URL) async throws -> any TokenStore {
         let url = folder.appendingPathComponent("shared/tokens")
         switch kind {
         case .plain:
