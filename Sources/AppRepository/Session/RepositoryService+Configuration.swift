@@ -13,9 +13,12 @@ extension RepositoryService {
     /// configuration.now = { testClock.now }      // tests move time instead of sleeping
     /// ```
     public struct Configuration: Sendable {
-        /// Refresh before a call when the access token expires within this many seconds (at most
-        /// half the token's lifetime, so short-lived tokens do not refresh on every call). Default 60.
+        /// The largest margin, in seconds, by which a token is refreshed before it expires.
+        /// The margin itself fits the time a refresh takes and the token's lifetime
+        /// (``refreshTiming``); this caps it. Default 60.
         public var refreshLeeway: TimeInterval
+        /// How far ahead of its expiry a token is refreshed (see ``RefreshTiming``).
+        public var refreshTiming: RefreshTiming
         /// Which failed responses mean the access token is no good. Default: HTTP 401.
         public var authenticationFailurePolicy: AuthenticationFailurePolicy
         /// The guard against refresh loops. Default: 5 refreshes in 30 s of tokens the server
@@ -38,6 +41,7 @@ extension RepositoryService {
         /// Creates a configuration; every argument has the app server's default.
         public init(
             refreshLeeway: TimeInterval = 60,
+            refreshTiming: RefreshTiming = RefreshTiming(),
             authenticationFailurePolicy: AuthenticationFailurePolicy = .default,
             refreshWindow: RefreshWindow = RefreshWindow(),
             now: @escaping @Sendable () -> Date = { Date() },
@@ -47,6 +51,7 @@ extension RepositoryService {
             errorFormat: ServerErrorFormat? = nil
         ) {
             self.refreshLeeway = refreshLeeway
+            self.refreshTiming = refreshTiming
             self.authenticationFailurePolicy = authenticationFailurePolicy
             self.refreshWindow = refreshWindow
             self.now = now

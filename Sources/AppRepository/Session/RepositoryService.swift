@@ -17,8 +17,9 @@ public import TokenStore
 /// ```
 ///
 /// ``request(handler:)`` follows the session rules (docs/DESIGN.md §3):
-/// 1. an access token that expires within the leeway (at most half its lifetime) is
-///    refreshed before the call;
+/// 1. an access token that expires within the margin of ``Configuration/refreshTiming`` (the
+///    time a refresh takes, with room to spare, at most a tenth of its lifetime) is refreshed
+///    before the call;
 /// 2. a call that fails with an authentication failure is retried once after a refresh; a
 ///    second failure goes to the caller (at most one refresh per call, never a loop);
 /// 3. refreshes are single-flight in the process and run inside the store's cross-process
@@ -53,6 +54,9 @@ public final class RepositoryService: Sendable {
     /// The last access token the server accepted (a call with it got an answer other than an
     /// authentication failure): the refresh window's evidence that a refresh was explained.
     private let acceptedAccessToken = LockedValue<String?>(nil)
+    /// How long a refresh takes here, smoothed (``RefreshTiming/smoothedDuration(_:adding:)``);
+    /// `nil` before the first.
+    private let refreshDuration = LockedValue<TimeInterval?>(nil)
     /// Rotated credentials the store could not save (a full disk, say): the server has already
     /// retired the stored refresh token, so they are kept in memory for this process, used for
     /// every call while the store still holds what they replaced, and saved again on the next
@@ -89,7 +93,7 @@ public final class RepositoryService: Sendable {
             throw SessionError(.notSignedIn)
         }
         var refreshed = false
-        if credentials.accessTokenExpires(within: configuration.refreshLeeway, of: configuration.now()) {
+        if isDue(credentials, at: configuration.now()) {
             do {
                 credentials = try await refresh(after: credentials)
                 refreshed = true
@@ -120,6 +124,18 @@ public final class RepositoryService: Sendable {
             noteAccepted(credentials.accessToken)
             throw error
         }
+    }
+
+    /// Whether `credentials` should be refreshed before a call at `now`: the access token
+    /// expires within the margin of ``Configuration/refreshTiming`` (or already has).
+    func isDue(_ credentials: Credentials, at now: Date) -> Bool {
+        var lifetime: TimeInterval?
+        if let expiresAt = credentials.accessTokenExpiresAt, let issuedAt = credentials.accessTokenIssuedAt {
+            lifetime = expiresAt.timeIntervalSince(issuedAt)
+        }
+        let margin = configuration.refreshTiming.margin(
+            lifetime: lifetime, refreshDuration: refreshDuration.withLock { $0 }, leeway: configuration.refreshLeeway)
+        return credentials.accessTokenExpires(within: margin, of: now)
     }
 
     private func noteAccepted(_ token: String) {
@@ -189,7 +205,7 @@ public final class RepositoryService: Sendable {
             throw await sessionEndedElsewhere(.replacedByAnotherMember, generation: generation)
         }
         let now = configuration.now()
-        let due = stored.accessTokenExpires(within: configuration.refreshLeeway, of: now)
+        let due = isDue(stored, at: now)
         if stored.accessToken != failed.accessToken, !due {
             return stored
         }
@@ -202,8 +218,11 @@ public final class RepositoryService: Sendable {
         try await coordinator.admitRefresh(at: now, unexplained: !due && (stored.accessTokenExpiresAt != nil || !accepted || young))
 
         let tokens: Tokens
+        let requestedAt = configuration.now()
         do {
             tokens = try await configuration.refresher.refresh(stored, server)
+            let duration = configuration.now().timeIntervalSince(requestedAt)
+            refreshDuration.withLock { $0 = RefreshTiming.smoothedDuration($0, adding: duration) }
         } catch {
             guard await coordinator.currentGeneration == generation else {
                 throw SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
@@ -217,7 +236,7 @@ public final class RepositoryService: Sendable {
             }
             throw SessionError(.refreshFailed, underlying: error)
         }
-        let renewed = credentials(from: tokens, accountID: stored.memberID)
+        let renewed = credentials(from: tokens, accountID: stored.memberID, requestedAt: requestedAt)
         guard await coordinator.currentGeneration == generation else {
             throw SessionError(.sessionEnded, reason: .userSignedOut)
         }
@@ -256,8 +275,11 @@ public final class RepositoryService: Sendable {
     /// still refreshes on time; else from `expiresAt`; else from the access token's JWT
     /// `exp` (its lifetime `exp − iat` when `iat` is there: a scheduling hint, never checked);
     /// else the expiry is unknown and the token is refreshed when the server refuses it.
-    func credentials(from tokens: Tokens, accountID: String) -> Credentials {
-        let now = configuration.now()
+    ///
+    /// The lifetime is counted from `requestedAt`, when the request that got the tokens was
+    /// sent (the server issued them later), so the expiry here is never later than the server's.
+    func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil) -> Credentials {
+        let now = requestedAt ?? configuration.now()
         var lifetime: TimeInterval?
         if let expiresIn = tokens.expiresIn {
             lifetime = expiresIn

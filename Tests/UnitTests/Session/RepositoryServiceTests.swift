@@ -54,9 +54,9 @@ struct RepositoryServiceTests {
         #expect(fake.refreshRequests == 1)
     }
 
-    @Test("a token within the leeway is refreshed before the call, with no 401 round trip")
+    @Test("a token within the refresh margin is refreshed before the call, with no 401 round trip")
     func proactiveRefresh() async throws {
-        let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 30))
+        let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 0.5))
         let service = makeService(store: store)
         _ = try await service.members.fetchMe()
         #expect(fake.refreshRequests == 1)
@@ -64,7 +64,7 @@ struct RepositoryServiceTests {
         #expect(fake.apiRequests == ["GET /v1/members/me"])
     }
 
-    @Test("a token outside the leeway is used as it is")
+    @Test("a token outside the refresh margin is used as it is")
     func noNeedlessRefresh() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 900))
         let service = makeService(store: store)
@@ -74,25 +74,9 @@ struct RepositoryServiceTests {
         #expect(fake.refreshRequests == 0)
     }
 
-    @Test("tokens that live shorter than twice the leeway are refreshed at half their lifetime, not on every call")
-    func shortLivedTokens() async throws {
-        fake.state.withLock { $0.accessTokenLifetime = 10 }
-        let store = InMemoryTokenStore()
-        let service = makeService(store: store)
-        try await service.signIn(email: "kim@example.com", password: "password1")
-        _ = try await service.members.fetchMe()
-        clock.advance(by: 4)
-        _ = try await service.members.fetchMe()
-        #expect(fake.refreshRequests == 0)
-        clock.advance(by: 2)
-        _ = try await service.members.fetchMe()
-        #expect(fake.refreshRequests == 1)
-        #expect(fake.unauthorizedResponses == 0)
-    }
-
     @Test("when refreshing ahead fails but the token has not expired yet, the call goes ahead with it")
     func proactiveRefreshFailureUsesValidToken() async throws {
-        let credentials = fake.issueCredentials(expiresIn: 30)
+        let credentials = fake.issueCredentials(expiresIn: 0.5)
         let store = InMemoryTokenStore(credentials: credentials)
         let service = makeService(store: store)
         fake.setRefreshBehaviour(.serverError)

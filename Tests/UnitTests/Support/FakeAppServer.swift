@@ -29,6 +29,11 @@ final class FakeAppServer: Sendable {
         var serial = 0
         var accessTokenLifetime = 900
         var signOutRequests = 0
+        /// When set, an access token is refused from its expiry on (by the fake's clock).
+        var enforcesExpiry = false
+        var accessTokenExpiry: [String: Date] = [:]
+        /// Simulated time each request takes to reach the fake (the clock moves by it).
+        var latency: TimeInterval = 0
     }
 
     static let memberID = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
@@ -75,16 +80,17 @@ final class FakeAppServer: Sendable {
 
     /// Credentials of a fresh session, as if the member had just signed in.
     func issueCredentials(memberID: String = FakeAppServer.memberID, expiresIn: TimeInterval = 900) -> Credentials {
-        let (access, refresh) = state.withLock { issue(&$0, memberID: memberID) }
+        let (access, refresh) = state.withLock { issue(&$0, memberID: memberID, lifetime: expiresIn) }
         return Credentials(accessToken: access, refreshToken: refresh,
                            accessTokenExpiresAt: clock.now.addingTimeInterval(expiresIn), memberID: memberID)
     }
 
-    private func issue(_ state: inout State, memberID: String) -> (String, String) {
+    private func issue(_ state: inout State, memberID: String, lifetime: TimeInterval? = nil) -> (String, String) {
         state.serial += 1
         let access = "access-\(state.serial)-\(UUID().uuidString)"
         let refresh = "refresh-\(state.serial)-\(UUID().uuidString)"
         state.validAccessTokens[access] = memberID
+        state.accessTokenExpiry[access] = clock.now.addingTimeInterval(lifetime ?? TimeInterval(state.accessTokenLifetime))
         state.refreshTokens[refresh] = (memberID, false)
         return (access, refresh)
     }
@@ -103,6 +109,8 @@ final class FakeAppServer: Sendable {
         headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
 
     private func handle(_ request: HTTPRequest) async throws -> TestTransport.Reply {
+        let latency = state.withLock { $0.latency }
+        if latency > 0 { clock.advance(by: latency) }
         let target = request.target
         switch (request.method, target) {
         case (.post, "/v1/auth/refresh"):
@@ -121,7 +129,8 @@ final class FakeAppServer: Sendable {
         let token = request.value(forHeaderField: "Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
         let authorized = state.withLock { state -> Bool in
             state.apiRequests.append("\(request.method.rawValue) \(target)")
-            let ok = !state.alwaysUnauthorized && state.validAccessTokens[token] != nil
+            let expired = state.enforcesExpiry && state.accessTokenExpiry[token].map { clock.now >= $0 } ?? false
+            let ok = !state.alwaysUnauthorized && state.validAccessTokens[token] != nil && !expired
             if !ok { state.unauthorizedResponses += 1 }
             return ok
         }

@@ -27,8 +27,13 @@ public struct AccessTokens: Sendable {
 
     /// A signed token for a member's session, with its expiry.
     public func issue(memberID: UUID, sessionID: String, role: Role) async throws -> (token: String, expiresAt: Date) {
-        let now = Int(clock.now().timeIntervalSince1970)
-        let exp = now + Int(lifetime.components.seconds)
+        let instant = clock.now().timeIntervalSince1970
+        let now = Int(instant.rounded(.down))
+        // JWT times are whole seconds: round the expiry up, so that a token lives at least its
+        // lifetime (`expires_in`) from the moment it was issued. Truncating it would end a
+        // 5-second token up to a second early, and a client counting `expires_in` from when it
+        // asked would present it after the server stopped taking it.
+        let exp = Int((instant + TimeInterval(lifetime.components.seconds)).rounded(.up))
         let claims = AccessTokenClaims(
             sub: memberID.uuidString.lowercased(), sid: sessionID, role: role.rawValue,
             iat: now, exp: exp, gen: generations?.current
