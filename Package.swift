@@ -52,15 +52,9 @@ let package = Package(
             path: "Tests/TokenStoreProbe",
             swiftSettings: swiftSettings
         ),
-        // Benchmarks against the reference server (scripts/bench, release mode).
-        .executableTarget(
-            name: "SDKBenchmarks",
-            dependencies: ["AppRepository", "NetworkService", "TokenStore", "AppSDKTesting"],
-            path: "Tests/Benchmarks",
-            swiftSettings: swiftSettings
-        ),
         // Test support for every package's tests: the live server's environment and test
-        // traits, the test-mode client, a hand-moved clock, spawning helper programs.
+        // traits, the test-mode client, a hand-moved clock, spawning helper programs, a
+        // loopback HTTP server and the transport conformance suite every transport runs.
         .target(
             name: "AppSDKTesting",
             dependencies: ["NetworkService", "TokenStore", "AppRepository"],

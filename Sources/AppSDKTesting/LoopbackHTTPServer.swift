@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+public import Foundation
+import TokenStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,21 +7,38 @@ import Darwin
 #endif
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 and a free port, for tests that exercise a real
-/// transport. Each connection gets one request and one reply (or a dropped connection);
-/// the server stops when `stop()` is called or the value is released.
-final class LoopbackHTTPServer: Sendable {
-    struct Request: Sendable {
-        let method: String
-        let target: String
-        let headers: [String: String]
-        let body: Data
+/// transport (``TransportConformance`` runs on it). Each connection gets one request and
+/// one reply (or a dropped connection); the server stops when `stop()` is called or the
+/// value is released.
+///
+/// ```swift
+/// let http = try LoopbackHTTPServer { request in .json(200, #"{"ok":true}"#) }
+/// defer { http.stop() }
+/// let server = try Server(baseURL: http.baseURL)
+/// // ... send, then look at http.requests
+/// ```
+public final class LoopbackHTTPServer: Sendable {
+    /// A request as the server read it.
+    public struct Request: Sendable {
+        /// The method, for example `GET`.
+        public let method: String
+        /// The request target as sent: the path and query, for example `/v1/posts?pageSize=2`.
+        public let target: String
+        /// The header fields, by name as sent.
+        public let headers: [String: String]
+        /// The body (as long as `Content-Length` said).
+        public let body: Data
 
-        func header(_ name: String) -> String? {
+        /// The value of a header field, looked up case-insensitively.
+        public func header(_ name: String) -> String? {
             headers.first { $0.key.lowercased() == name.lowercased() }?.value
         }
     }
 
-    enum Reply: Sendable {
+    /// What the server does with a request.
+    public enum Reply: Sendable {
+        /// Answers with a status, header fields and a body (`Content-Length` and
+        /// `Connection: close` are added).
         case respond(status: Int, headers: [String: String] = [:], body: Data = Data())
         /// Closes the connection without writing anything.
         case dropConnection
@@ -30,23 +47,29 @@ final class LoopbackHTTPServer: Sendable {
         /// Waits, then replies.
         indirect case delayed(TimeInterval, Reply)
 
-        static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Reply {
+        /// A JSON answer: `text` with `Content-Type: application/json`.
+        public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Reply {
             var headers = headers
             headers["Content-Type"] = "application/json"
             return .respond(status: status, headers: headers, body: Data(text.utf8))
         }
     }
 
-    let port: Int
+    /// The port the server listens on.
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
-    private let stopped = Mutex(false)
-    private let received = Mutex<[Request]>([])
+    private let stopped = LockedValue(false)
+    private let received = LockedValue<[Request]>([])
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-    var requests: [Request] { received.withLock { $0 } }
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The requests read so far, in order.
+    public var requests: [Request] { received.withLock { $0 } }
 
-    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+    /// Starts listening; `handler` chooses the reply to each request (on the connection's
+    /// own thread, so it may block).
+    public init(handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -79,7 +102,8 @@ final class LoopbackHTTPServer: Sendable {
 
     deinit { stop() }
 
-    func stop() {
+    /// Stops accepting connections (replies under way still finish). Calling it again does nothing.
+    public func stop() {
         let wasStopped = stopped.withLock { state in
             defer { state = true }
             return state

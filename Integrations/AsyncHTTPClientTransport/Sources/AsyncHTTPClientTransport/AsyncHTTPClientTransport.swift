@@ -1,0 +1,133 @@
+public import AsyncHTTPClient
+public import Foundation
+public import NetworkService
+import NIOCore
+import NIOHTTP1
+
+/// An ``NetworkService/HTTPTransport`` over AsyncHTTPClient (SwiftNIO), for servers and
+/// tools that already run SwiftNIO and want its connection pool instead of `URLSession`.
+///
+/// It behaves like `URLSessionTransport`: every HTTP response comes back whatever its
+/// status; only a request that got no response throws, as a ``NetworkService/TransportError``
+/// of the same kind `URLSessionTransport` would give (a timeout `.timedOut`, a refused
+/// connection `.cannotConnect`, a connection closed mid-response `.connectionLost`, too many
+/// redirects `.other`), whose `underlying` error is an ``AsyncHTTPClientFailure`` that
+/// names no header. Cancelling the calling task cancels the request and throws
+/// `CancellationError`.
+///
+/// **Which client.** ``shared`` and ``init(timeout:maximumResponseBytes:)`` use one
+/// process-wide `HTTPClient` that this type creates on first use and never shuts down (it
+/// lives as long as the process, like `HTTPClient.shared`, and borrows the same event
+/// loops). It is configured for the SDK (``sdkConfiguration``): a refused connection fails
+/// at once instead of being retried until the deadline as `HTTPClient.shared` does.
+/// ``init(client:timeout:maximumResponseBytes:)`` uses a client you own and shut down;
+/// ``withOwnedClient(configuration:timeout:_:)`` and ``owningClient(configuration:timeout:)``
+/// make a client of the transport's own, which ``shutdown()`` shuts down.
+///
+/// ```swift
+/// import AsyncHTTPClientTransport
+/// import NetworkService
+///
+/// let server = try Server(baseURL: "https://api.example.com",
+///                         transport: AsyncHTTPClientTransport(timeout: 10))
+/// ```
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    /// The client requests go through.
+    public let client: HTTPClient
+    /// Seconds the whole exchange (connecting, sending, the response head and body) may
+    /// take before it fails with `.timedOut`.
+    public let timeout: TimeInterval
+    /// The largest response body accepted; a larger one fails with `.other`.
+    public let maximumResponseBytes: Int
+    /// Whether ``shutdown()`` shuts ``client`` down: true only for a client the transport made.
+    public let ownsClient: Bool
+
+    /// 30 seconds, as `URLSessionTransport.defaultTimeout`.
+    public static let defaultTimeout: TimeInterval = 30
+    /// 32 MiB.
+    public static let defaultMaximumResponseBytes = 32 * 1024 * 1024
+
+    /// A transport over the process-wide shared client with the default timeout. Nothing to
+    /// shut down.
+    ///
+    /// ```swift
+    /// let server = try Server(baseURL: "https://api.example.com", transport: AsyncHTTPClientTransport.shared)
+    /// ```
+    public static let shared = AsyncHTTPClientTransport()
+
+    /// Creates a transport over the process-wide shared client (see the type's discussion).
+    /// Every such transport, whatever its timeout, uses the one client; nothing to shut down.
+    ///
+    /// ```swift
+    /// let transport = AsyncHTTPClientTransport(timeout: 5)
+    /// transport.client === AsyncHTTPClientTransport.shared.client   // true
+    /// ```
+    public init(timeout: TimeInterval = Self.defaultTimeout, maximumResponseBytes: Int = Self.defaultMaximumResponseBytes) {
+        self.init(client: Self.sharedClient, ownsClient: false, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+    }
+
+    /// Creates a transport over `client`, which stays yours: ``shutdown()`` leaves it
+    /// running, and you shut it down when you no longer need it.
+    ///
+    /// ```swift
+    /// let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+    ///                         configuration: AsyncHTTPClientTransport.sdkConfiguration)
+    /// let transport = AsyncHTTPClientTransport(client: client, timeout: 10)
+    /// // ... use it ...
+    /// try await client.shutdown()
+    /// ```
+    public init(client: HTTPClient, timeout: TimeInterval = Self.defaultTimeout,
+                maximumResponseBytes: Int = Self.defaultMaximumResponseBytes) {
+        self.init(client: client, ownsClient: false, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+    }
+
+    init(client: HTTPClient, ownsClient: Bool, timeout: TimeInterval, maximumResponseBytes: Int) {
+        self.client = client
+        self.ownsClient = ownsClient
+        self.timeout = timeout
+        self.maximumResponseBytes = maximumResponseBytes
+    }
+
+    /// Sends `request` through the client and returns the whole body and the response head.
+    ///
+    /// ```swift
+    /// let request = HTTPRequest(method: .get, url: URL(string: "https://api.example.com/v1/ping")!)
+    /// let (body, head) = try await AsyncHTTPClientTransport.shared.send(request)
+    /// print(head.statusCode, body.count)   // a 500 is returned here, not thrown
+    /// ```
+    public func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse) {
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(max(0, timeout) * 1_000_000_000))
+        do {
+            let response = try await client.execute(Self.clientRequest(for: request), deadline: deadline)
+            let body = try await response.body.collect(upTo: maximumResponseBytes)
+            return (Data(body.readableBytesView), Self.responseHead(of: response))
+        } catch {
+            if Task.isCancelled || error is CancellationError || (error as? HTTPClientError) == .cancelled {
+                throw CancellationError()
+            }
+            let failure = AsyncHTTPClientFailure(error)
+            throw TransportError(failure.kind, underlying: failure)
+        }
+    }
+
+    static func clientRequest(for request: HTTPRequest) -> HTTPClientRequest {
+        var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
+        clientRequest.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for (name, value) in request.headerFields {
+            clientRequest.headers.replaceOrAdd(name: name, value: value)
+        }
+        if let body = request.body {
+            clientRequest.body = .bytes(body)
+        }
+        return clientRequest
+    }
+
+    static func responseHead(of response: HTTPClientResponse) -> HTTPResponse {
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers {
+            // Repeated fields are joined the way HTTPURLResponse joins them.
+            if let existing = headers[name] { headers[name] = existing + ", " + value } else { headers[name] = value }
+        }
+        return HTTPResponse(statusCode: Int(response.status.code), headerFields: headers)
+    }
+}
