@@ -6,7 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// Why a ``TokenStore`` could not load, save or clear credentials, and which file it was.
+/// Why a ``TokenStore`` could not load, save or clear credentials, and which file (or, for a
+/// store outside the file system, which location) it was.
 ///
 /// Switch on ``kind`` to decide what to do; print the error to tell a person. The
 /// description names the file and the cause, and never contains a token, a passphrase
@@ -53,6 +54,10 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         public static let invalidCredentials = Kind(rawValue: "invalidCredentials")
         /// The platform's secure storage (the Keychain) refused the operation.
         public static let keychain = Kind(rawValue: "keychain")
+        /// The store's backend could not be reached or dropped the connection (a database that is
+        /// down, restarting or out of connections). Nothing was changed by the failed call, and
+        /// the stored credentials are as they were: try again later. See ``isTransient``.
+        public static let unavailable = Kind(rawValue: "unavailable")
 
         /// The kind's name.
         public var description: String { rawValue }
@@ -60,7 +65,8 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
 
     /// What went wrong.
     public var kind: Kind
-    /// The file the error is about, when there is one.
+    /// The file the error is about, when there is one; for a store outside the file system,
+    /// where the credentials are (a database, table and account), never with a password.
     public var path: String?
     /// A short human explanation of the cause, without secrets.
     public var reason: String
@@ -88,6 +94,13 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
         self.errorNumber = errorNumber
         self.underlyingError = underlyingError
+    }
+
+    /// Whether the failure may pass by itself (``Kind/unavailable``): the stored credentials are
+    /// intact and the same call may succeed later, so a caller keeps the session and retries
+    /// instead of signing the user out.
+    public var isTransient: Bool {
+        kind == .unavailable
     }
 
     /// For example `token store /home/a/.app/tokens.enc: wrong key or passphrase, or the file was modified`.

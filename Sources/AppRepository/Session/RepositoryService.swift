@@ -101,6 +101,10 @@ public final class RepositoryService: Sendable {
                 // Refreshing ahead failed for a reason that may pass, but the token has not
                 // expired yet: use it; a 401 later refreshes again.
                 guard let expiresAt = credentials.accessTokenExpiresAt, expiresAt > configuration.now() else { throw error }
+            } catch let error as TokenStoreError where error.isTransient || error.kind == .lockFailed {
+                // The same when the store's exclusive section could not be had for a moment (a
+                // database restarting, another holder past the lock timeout).
+                guard let expiresAt = credentials.accessTokenExpiresAt, expiresAt > configuration.now() else { throw error }
             }
         }
         do {

@@ -54,53 +54,15 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
     ///   failure), ``TokenStoreError/Kind/insecurePermissions`` (a key file others can read)
     ///   or ``TokenStoreError/Kind/io``.
     public init(fileURL: URL, key: KeySource, options: FileTokenStore.Options = FileTokenStore.Options()) async throws(TokenStoreError) {
-        try Sodium.ensureReady()
         let file = StoreFile(fileURL: fileURL, options: options)
         self.fileURL = fileURL
         self.options = options
         self.keyDescription = key.description
-        let passphrase: SecretBytes?
-        let current: EncryptedFileCodec.CurrentKey
-        switch key.storage {
-        case .rawKey(let bytes):
-            guard bytes.count == Sodium.keyByteCount else {
-                throw TokenStoreError(kind: .invalidKey, reason: "a raw key must be \(Sodium.keyByteCount) bytes (got \(bytes.count))")
-            }
-            guard let secret = SecretBytes(copying: bytes) else {
-                throw TokenStoreError(kind: .invalidKey, reason: "could not allocate secure memory for the key")
-            }
-            passphrase = nil
-            current = EncryptedFileCodec.CurrentKey(header: .suppliedKey, key: secret)
-        case .keyFile(let keyFileURL):
-            let secret = try KeyFile.loadOrCreate(at: keyFileURL, options: options)
-            passphrase = nil
-            current = EncryptedFileCodec.CurrentKey(header: .suppliedKey, key: secret)
-        case .passphrase(let text, let derivation):
-            try derivation.validate()
-            var bytes = Array(text.precomposedStringWithCanonicalMapping.utf8)
-            defer { Sodium.wipe(&bytes) }
-            guard !bytes.isEmpty else {
-                throw TokenStoreError(kind: .invalidKey, reason: "the passphrase is empty")
-            }
-            guard let secret = SecretBytes(copying: bytes) else {
-                throw TokenStoreError(kind: .invalidKey, reason: "could not allocate secure memory for the passphrase")
-            }
-            // Use the existing file's salt and parameters so that reads need no new derivation.
-            let existing = (try? file.read()).flatMap { $0 }.flatMap { try? EncryptedFileFormat.parse($0, path: file.path) }
-            let header: EncryptedFileFormat.Header
-            if let existing, case .argon2id = existing.header.keyDerivation {
-                header = existing.header
-            } else {
-                header = EncryptedFileFormat.Header(
-                    keyDerivation: .argon2id(opsLimit: derivation.opsLimit, memoryLimit: derivation.memoryLimit),
-                    salt: Sodium.randomBytes(count: Sodium.saltByteCount)
-                )
-            }
-            let derived = try await EncryptedFileCodec.deriveKey(passphrase: secret, header: header, path: file.path)
-            passphrase = secret
-            current = EncryptedFileCodec.CurrentKey(header: header, key: derived)
-        }
-        core = FileStoreCore(file: file, codec: EncryptedFileCodec(path: file.path, passphrase: passphrase, current: current))
+        let codec = try await EncryptedFileCodec.make(
+            key: key, path: file.path, allowsInsecurePermissions: options.allowsInsecurePermissions,
+            existingBytes: { (try? file.read()).flatMap { $0 } }
+        )
+        core = FileStoreCore(file: file, codec: codec)
     }
 
     /// Reads and decrypts the credentials; `nil` when the file does not exist.

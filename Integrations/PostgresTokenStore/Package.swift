@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+// A TokenStore that keeps credentials in PostgreSQL, for several machines sharing one
+// session: its own package so that the SDK itself keeps zero package dependencies.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "PostgresTokenStore",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "PostgresTokenStore", targets: ["PostgresTokenStore"]),
+    ],
+    dependencies: [
+        // The SDK with its default traits: the encrypted format needs libsodium.
+        .package(name: "AppSDK", path: "../.."),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    ],
+    targets: [
+        .target(
+            name: "PostgresTokenStore",
+            dependencies: [
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostgresTokenStoreTests",
+            dependencies: [
+                "PostgresTokenStore",
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
