@@ -16,9 +16,14 @@ let package = Package(
     products: [
         .executable(name: "app-member", targets: ["app-member"]),
         .executable(name: "app-admin", targets: ["app-admin"]),
+        .executable(name: "app-bench", targets: ["app-bench"]),
     ],
     dependencies: [
         .package(name: "AppSDK", path: ".."),
+        // `--transport async-http-client` (Integrations/AsyncHTTPClientTransport, its own package).
+        .package(path: "../Integrations/AsyncHTTPClientTransport"),
+        // `app-bench worker --store postgres` and the fleet test (Integrations/PostgresTokenStore).
+        .package(path: "../Integrations/PostgresTokenStore"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -28,6 +33,8 @@ let package = Package(
                 .product(name: "AppRepository", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "AsyncHTTPClientTransport", package: "AsyncHTTPClientTransport"),
+                .product(name: "PostgresTokenStore", package: "PostgresTokenStore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -47,6 +54,31 @@ let package = Package(
                 "CLISupport",
                 .product(name: "AppRepository", package: "AppSDK"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Benchmarks and multi-process runs (scripts/bench, the fleet test): the SDK measured
+        // from outside against the reference server in test mode.
+        .executableTarget(
+            name: "app-bench",
+            dependencies: [
+                .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "AsyncHTTPClientTransport", package: "AsyncHTTPClientTransport"),
+                .product(name: "PostgresTokenStore", package: "PostgresTokenStore"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // 3 hosts × 4 processes sharing one session through PostgreSQL (app-bench fleet), with
+        // faults; needs the live server and a PostgreSQL server (scripts/test starts both).
+        .testTarget(
+            name: "FleetTests",
+            dependencies: [
+                "app-bench",
+                .product(name: "AppSDKTesting", package: "AppSDK"),
             ],
             swiftSettings: swiftSettings
         ),

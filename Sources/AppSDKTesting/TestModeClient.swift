@@ -36,6 +36,12 @@ public struct TestCounters: Codable, Sendable {
     public var unauthorizedResponses: Int
     /// Calls per route, keyed like `GET /v1/posts/{id}`.
     public var routes: [String: Int]
+    /// Error responses per error code, like `refresh_token_reused` (`nil` from a server
+    /// that does not count them).
+    public var errorCodes: [String: Int]?
+
+    /// How many error responses carried `code`.
+    public func errors(_ code: String) -> Int { errorCodes?[code] ?? 0 }
 }
 
 /// The body of `POST /v1/_test/refresh-faults`.

@@ -1,5 +1,6 @@
 import AppRepository
 import NetworkService
+import PostgresTokenStore
 import TokenStore
 
 extension CLIError {
@@ -26,7 +27,7 @@ extension CLIError {
     private static func from(_ error: SessionError) -> CLIError {
         switch error.kind {
         case .notSignedIn:
-            return CLIError(.notSignedIn, "not signed in", hint: "run sign-in first (same --store and --store-path)")
+            return CLIError(.notSignedIn, "not signed in", hint: "run sign-in first (same --store and --store-path, or --database-url and --account)")
         case .sessionEnded, .sessionChanged:
             return CLIError(.notSignedIn, "\(error)", hint: "sign in again")
         default:
@@ -37,9 +38,13 @@ extension CLIError {
 
     private static func from(_ error: TokenStoreError) -> CLIError {
         let hint: String? = switch error.kind {
-        case .decryptionFailed: "check the passphrase or key file; signing in again moves the unreadable file aside"
+        case .decryptionFailed: "check the passphrase or key file; signing in again moves the unreadable file (or row) aside"
         case .insecurePermissions: "chmod 600 \(error.path ?? "the file") (and 700 its folder)"
         case .unreadable, .unsupportedFormatVersion: "sign in again: the unreadable file is moved aside, not deleted"
+        // The postgres store: its errors name the database (never the password), table and account.
+        case .unavailable: "is PostgreSQL running there and reachable, and are the database URL's user and password right? Nothing was changed"
+        case .database: "check the database URL's user and password (APP_DATABASE_URL) and that user's permissions"
+        case .invalidConfiguration: PostgresStore.urlHint
         default: nil
         }
         return .store("\(error)", hint: hint)

@@ -15,6 +15,10 @@ public struct CommandContext: Sendable {
     public let output: Output
     /// The kind of store the session lives in.
     public let storeKind: StoreKind
+    /// The server's transport (`--transport`), closed by ``close()``.
+    let transport: CommandTransport
+    /// Releases what the store holds (the postgres store's own PostgreSQL client), by ``close()``.
+    let closeStore: @Sendable () async -> Void
 
     /// What the command is about to do with the session.
     public enum Purpose: Sendable {
@@ -28,42 +32,69 @@ public struct CommandContext: Sendable {
 
     static func make(_ options: GlobalOptions, purpose: Purpose) async throws(CLIError) -> CommandContext {
         let output = Output(json: options.json, verbose: options.verbose)
-        let server: Server
-        do {
-            server = try Server(baseURL: try options.resolvedServerURL(), transport: URLSessionTransport(timeout: options.timeout))
-        } catch let error as CLIError {
-            throw error
+        let baseURL = try options.resolvedServerURL()
+        let transport = CommandTransport.make(try options.resolvedTransportKind(), timeout: options.timeout)
+        do throws(CLIError) {
+            let server: Server
+            do {
+                server = try Server(baseURL: baseURL, transport: transport.transport)
+            } catch {
+                throw CLIError(error)
+            }
+            let kind = try options.resolvedStoreKind()
+            let opened = try await makeStore(kind, options: options, purpose: purpose)
+            var store = opened.store
+            if kind == .postgres {
+                // The store's description names the database, table and account, never the password.
+                output.note("the session is kept in \(store)")
+            }
+            var configuration = RepositoryService.Configuration()
+            if output.verbose {
+                // --verbose says when a refresh happens, and that its tokens were saved only once they were.
+                let verbose = VerboseTokenStore(store, note: { output.note($0) })
+                configuration.refresher = verbose.refresher(wrapping: .appAPI)
+                store = verbose
+            }
+            let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
+            return CommandContext(service: service, output: output, storeKind: kind, transport: transport, closeStore: opened.close)
         } catch {
-            throw CLIError(error)
+            await transport.close()
+            throw error
         }
-        let kind = try options.resolvedStoreKind()
-        var store = try await makeStore(kind, options: options, purpose: purpose)
-        var configuration = RepositoryService.Configuration()
-        if output.verbose {
-            // --verbose says when a refresh happens, and that its tokens were saved only once they were.
-            let verbose = VerboseTokenStore(store, note: { output.note($0) })
-            configuration.refresher = verbose.refresher(wrapping: .appAPI)
-            store = verbose
-        }
-        let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
-        return CommandContext(service: service, output: output, storeKind: kind)
     }
 
-    private static func makeStore(_ kind: StoreKind, options: GlobalOptions, purpose: Purpose) async throws(CLIError) -> any TokenStore {
+    /// Releases what the context holds (the postgres store's PostgreSQL client, an
+    /// AsyncHTTPClient client of its own); the runner calls it once the command is done,
+    /// whether it succeeded or not.
+    func close() async {
+        await closeStore()
+        await transport.close()
+    }
+
+    /// A store, and what releases what it holds when the command is done.
+    private struct OpenedStore {
+        let store: any TokenStore
+        var close: @Sendable () async -> Void = {}
+    }
+
+    private static func makeStore(_ kind: StoreKind, options: GlobalOptions, purpose: Purpose) async throws(CLIError) -> OpenedStore {
         switch kind {
         case .memory:
-            return InMemoryTokenStore()
+            return OpenedStore(store: InMemoryTokenStore())
         case .file:
-            return FileTokenStore(fileURL: options.resolvedStoreURL(for: kind))
+            return OpenedStore(store: FileTokenStore(fileURL: options.resolvedStoreURL(for: kind)))
         case .encrypted:
             let url = options.resolvedStoreURL(for: kind)
             let key = try Passphrase.keySource(keyFile: options.resolvedKeyFile(), storeFile: url,
                                                isNewSession: purpose == .startSession)
             do {
-                return try await EncryptedFileTokenStore(fileURL: url, key: key)
+                return OpenedStore(store: try await EncryptedFileTokenStore(fileURL: url, key: key))
             } catch {
                 throw CLIError(error)
             }
+        case .postgres:
+            let store = try await PostgresStore.open(options, purpose: purpose)
+            return OpenedStore(store: store, close: { await store.shutdown() })
         }
     }
 }

@@ -4,9 +4,9 @@
 /// |---|---|
 /// | 0 | it worked |
 /// | 1 | an unexpected failure (a bug; the message says what) |
-/// | 64 | usage: a bad flag or argument, a bad `--server` URL, no server given, missing credentials |
+/// | 64 | usage: a bad flag or argument, a bad `--server` URL, no server given, a bad or missing `--database-url` for the postgres store, missing credentials |
 /// | 65 | not signed in, the session ended, or the server refused the email and password |
-/// | 66 | token store: wrong passphrase or key, modified or unreadable file, unsafe permissions, no passphrase available |
+/// | 66 | token store: wrong passphrase or key, modified or unreadable file or row, unsafe permissions, no passphrase available, PostgreSQL unreachable or refusing the login |
 /// | 67 | server or network: unreachable, timed out, 5xx, an answer the SDK cannot read, a refresh that failed for now |
 /// | 68 | forbidden: the server answered 403, or the admin program's member is not an admin |
 /// | 69 | rejected: the server refused the request itself (400 invalid input, 404 not found, 409 email taken) |
@@ -25,9 +25,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
         switch self {
         case .success: "ok"
         case .unexpected: "unexpected failure (a bug)"
-        case .usage: "usage: bad flag or argument, no --server, no credentials"
+        case .usage: "usage: bad flag or argument, no --server/--database-url, no credentials"
         case .notSignedIn: "not signed in, session ended, wrong email or password"
-        case .store: "token store: wrong passphrase/key, modified file, unsafe mode"
+        case .store: "token store: wrong key, modified file, unsafe mode, database down"
         case .server: "server or network: unreachable, timeout, 5xx, bad answer"
         case .forbidden: "forbidden: HTTP 403, or app-admin run by a non-admin"
         case .rejected: "rejected: invalid input (400), not found (404), taken (409)"

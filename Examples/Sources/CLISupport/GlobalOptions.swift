@@ -1,20 +1,31 @@
 public import ArgumentParser
 import Foundation
 
-/// The options every command of both programs takes: which server, which token store, and
-/// how to print. Each falls back to an environment variable (see `--help`).
+/// The options every command of both programs takes: which server, which token store, how
+/// to send requests, and how to print. Each falls back to an environment variable (see `--help`).
 public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp("The API server's base URL. [APP_SERVER_URL]", valueName: "url"))
     public var server: String?
 
-    @Option(name: .long, help: ArgumentHelp("Where the session is kept: memory, file or encrypted. [APP_STORE, default file]", valueName: "kind"))
+    @Option(name: .long, help: ArgumentHelp("Where the session is kept: memory, file, encrypted or postgres. [APP_STORE, default file]", valueName: "kind"))
     public var store: StoreKind?
 
     @Option(name: .long, help: ArgumentHelp("The store file. [APP_STORE_PATH, default $XDG_CONFIG_HOME/app-sdk/credentials.json or .enc]", valueName: "path"))
     public var storePath: String?
 
-    @Option(name: .long, help: ArgumentHelp("Encrypted store: a 32-byte key file instead of a passphrase; created (0600) when missing. [APP_STORE_KEY_FILE]", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Encrypted and postgres stores: a 32-byte key file instead of a passphrase; created (0600) when missing. [APP_STORE_KEY_FILE]", valueName: "path"))
     public var keyFile: String?
+
+    @Option(name: .customLong("database-url"), help: ArgumentHelp(
+        "Postgres store: the database, postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=disable|prefer|require]. [APP_DATABASE_URL] Prefer the variable: a flag's value, password included, shows in the process list (ps); the variable keeps it out. The password is never printed.",
+        valueName: "url"))
+    public var databaseURL: String?
+
+    @Option(name: .customLong("account"), help: ArgumentHelp("Postgres store: the session's row in the table; several accounts share one database. [APP_STORE_ACCOUNT, default default]", valueName: "name"))
+    public var account: String?
+
+    @Option(name: .long, help: ArgumentHelp("How requests are sent: urlsession or async-http-client. [APP_TRANSPORT, default urlsession]", valueName: "kind"))
+    public var transport: TransportKind?
 
     @Option(name: .long, help: ArgumentHelp("Seconds a request may wait for the server.", valueName: "seconds"))
     public var timeout: Double = 30
@@ -31,6 +42,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         guard timeout > 0, timeout.isFinite else {
             throw ValidationError("--timeout must be a positive number of seconds")
         }
+        if let account, account.isEmpty {
+            throw ValidationError("--account must not be empty")
+        }
     }
 
     /// The store kind from the flag, else `APP_STORE`, else `file`.
@@ -38,7 +52,17 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if let store { return store }
         guard let text = Environment.value(Environment.store) else { return .file }
         guard let kind = StoreKind(rawValue: text) else {
-            throw .usage("APP_STORE=\(text) is not a store kind", hint: "use memory, file or encrypted")
+            throw .usage("APP_STORE=\(text) is not a store kind", hint: "use memory, file, encrypted or postgres")
+        }
+        return kind
+    }
+
+    /// The transport from the flag, else `APP_TRANSPORT`, else `urlsession`.
+    func resolvedTransportKind() throws(CLIError) -> TransportKind {
+        if let transport { return transport }
+        guard let text = Environment.value(Environment.transport) else { return .urlsession }
+        guard let kind = TransportKind(rawValue: text) else {
+            throw .usage("APP_TRANSPORT=\(text) is not a transport", hint: "use urlsession or async-http-client")
         }
         return kind
     }
@@ -54,6 +78,21 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// The key file from the flag, else `APP_STORE_KEY_FILE`.
     func resolvedKeyFile() -> URL? {
         (keyFile ?? Environment.value(Environment.keyFile)).map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
+    }
+
+    /// The PostgreSQL URL from the flag, else `APP_DATABASE_URL`; required by `--store postgres`.
+    /// The URL holds the password: it is given to the store only, never printed.
+    func resolvedDatabaseURL() throws(CLIError) -> String {
+        guard let url = databaseURL ?? Environment.value(Environment.databaseURL) else {
+            throw .usage("--store postgres needs the database: no --database-url given and APP_DATABASE_URL is not set",
+                         hint: "set APP_DATABASE_URL=postgres://USER:PASSWORD@HOST:PORT/DATABASE (the variable keeps the password out of the process list), or pass --database-url")
+        }
+        return url
+    }
+
+    /// The postgres store's account from the flag, else `APP_STORE_ACCOUNT`, else `default`.
+    func resolvedAccount() -> String {
+        account ?? Environment.value(Environment.account) ?? "default"
     }
 
     /// The server URL from the flag, else `APP_SERVER_URL`.

@@ -35,17 +35,23 @@ public enum Runner {
         do {
             let prepared = try prepare()
             let context = try await CommandContext.make(options, purpose: purpose)
-            if purpose == .startSession {
-                // A store that cannot be read (a mistyped passphrase, a modified file) is not
-                // replaced by a new sign-in: the error says which file and why.
-                _ = try await context.service.isSignedIn()
-            }
-            try await OneShotSession.around(context, purpose: purpose) {
-                if requiresAdmin {
-                    try await AdminCheck.requireAdmin(context.service)
+            do {
+                if purpose == .startSession {
+                    // A store that cannot be read (a mistyped passphrase, a modified file) is not
+                    // replaced by a new sign-in: the error says which file and why.
+                    _ = try await context.service.isSignedIn()
                 }
-                try await body(context, prepared)
+                try await OneShotSession.around(context, purpose: purpose) {
+                    if requiresAdmin {
+                        try await AdminCheck.requireAdmin(context.service)
+                    }
+                    try await body(context, prepared)
+                }
+            } catch {
+                await context.close()
+                throw error
             }
+            await context.close()
         } catch {
             throw fail(CLIError(error))
         }

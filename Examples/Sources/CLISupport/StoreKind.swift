@@ -9,4 +9,7 @@ public enum StoreKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     case file
     /// A file encrypted with libsodium under a passphrase or a key file.
     case encrypted
+    /// A row of a PostgreSQL table (`--database-url`, `--account`), encrypted like the
+    /// `encrypted` file before it leaves the process: one session shared by several machines.
+    case postgres
 }

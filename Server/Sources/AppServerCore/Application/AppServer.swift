@@ -77,6 +77,9 @@ public enum AppServer {
             router.add(middleware: TestCountersMiddleware(state: testMode))
         }
         router.add(middleware: ErrorMiddleware(routes: table))
+        if let testMode = services.testMode {
+            router.add(middleware: TestErrorCodeMiddleware(state: testMode))
+        }
         var collections = [
             AuthRoutes(services: services).endpoints,
             MemberRoutes(services: services).endpoints,

@@ -21,10 +21,12 @@ public final class TestModeState: Sendable {
         public var unauthorizedResponses: Int
         /// Calls per route, keyed `"METHOD /v1/path/{param}"`.
         public var routes: [String: Int]
+        /// Error responses per error code (`refresh_token_reused`, ...).
+        public var errorCodes: [String: Int]
     }
 
     private struct State {
-        var counters = Counters(refreshCalls: 0, unauthorizedResponses: 0, routes: [:])
+        var counters = Counters(refreshCalls: 0, unauthorizedResponses: 0, routes: [:], errorCodes: [:])
         var fault: Fault?
         var faultsLeft = 0
     }
@@ -45,6 +47,11 @@ public final class TestModeState: Sendable {
             state.counters.routes[route, default: 0] += 1
             if status == 401 { state.counters.unauthorizedResponses += 1 }
         }
+    }
+
+    /// Counts one error response by its code.
+    func record(errorCode: String) {
+        state.withLockedValue { $0.counters.errorCodes[errorCode, default: 0] += 1 }
     }
 
     /// Counts one refresh call and returns the fault it suffers, if any.

@@ -1,0 +1,33 @@
+public import ArgumentParser
+import AsyncHTTPClientTransport
+import Foundation
+import NetworkService
+
+/// How a program sends its requests (`--transport`).
+public enum TransportKind: String, CaseIterable, Sendable, ExpressibleByArgument {
+    /// Foundation's `URLSession` (the SDK's default).
+    case urlsession
+    /// AsyncHTTPClient (SwiftNIO), from the `Integrations/AsyncHTTPClientTransport` package.
+    case asyncHTTPClient = "async-http-client"
+}
+
+/// The transport a command's server uses, and what to do with it when the command ends.
+struct CommandTransport: Sendable {
+    /// The transport to give the `Server`.
+    let transport: any HTTPTransport
+    /// Releases what the transport holds: an AsyncHTTPClient client of its own is shut down
+    /// (a URLSession needs nothing).
+    let close: @Sendable () async -> Void
+
+    /// A transport of `kind` whose requests wait `timeout` seconds at most. The
+    /// AsyncHTTPClient one owns its client, which ``close`` shuts down.
+    static func make(_ kind: TransportKind, timeout: TimeInterval) -> CommandTransport {
+        switch kind {
+        case .urlsession:
+            return CommandTransport(transport: URLSessionTransport(timeout: timeout), close: {})
+        case .asyncHTTPClient:
+            let transport = AsyncHTTPClientTransport.owningClient(timeout: timeout)
+            return CommandTransport(transport: transport, close: { try? await transport.shutdown() })
+        }
+    }
+}

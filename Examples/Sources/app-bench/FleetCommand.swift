@@ -1,0 +1,107 @@
+import AppSDKTesting
+import ArgumentParser
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Simulated hosts × processes sharing one session through a `PostgresTokenStore`, against
+/// a server with short-lived access tokens; optionally with a fault mid-run: PostgreSQL
+/// restarted, or the process that holds the lock killed with SIGKILL.
+///
+/// The database URL comes from `APP_BENCH_DATABASE_URL` (never the command line).
+struct FleetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet", abstract: "Hosts × processes sharing one session through PostgreSQL.")
+
+    enum Fault: String, ExpressibleByArgument, Sendable {
+        case none
+        case restartPostgres = "restart-postgres"
+        case killLockHolder = "kill-lock-holder"
+    }
+
+    @OptionGroup var server: ServerOption
+    @Option(help: "The server's access-token lifetime in seconds.") var lifetime = 5.0
+    @Option var hosts = 3
+    @Option var perHost = 4
+    @Option var seconds = 30.0
+    @Option(help: "Seconds between a worker's calls.") var interval = 0.02
+    @Option var fault: Fault = .none
+    @Option(help: "Shell command that restarts PostgreSQL (for --fault restart-postgres).") var restartCommand = ""
+    @Option(help: "Key file for the encrypted rows.") var keyFile: String
+    @Option(help: "Account row the fleet shares.") var account = "fleet-\(UUID().uuidString.prefix(8).lowercased())"
+    @Flag(help: "Print the result as one JSON line as well.") var json = false
+
+    struct Summary: Codable {
+        var fault: String
+        var processes, calls, failed, transientFailures, signOuts, refreshes, unauthorized, reused, killed: Int
+        var seconds, minimum, ratio: Double
+        var samples: [String]
+    }
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("app-bench-fleet-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let location = StoreLocation(choice: .postgres, path: "", keyFile: keyFile, account: account)
+        let fleet = MultiProcessRun(server: server, location: location, lifetime: lifetime, hosts: hosts, perHost: perHost,
+                                    workerArguments: ["--seconds", "\(seconds)", "--interval", "\(interval)"]
+                                        + (fault == .killLockHolder ? ["--announce-sections"] : []),
+                                    folder: folder)
+        let (fault, seconds, restartCommand) = (self.fault, self.seconds, self.restartCommand)
+        let result = try await fleet.run { pool in
+            switch fault {
+            case .none:
+                return 0
+            case .restartPostgres:
+                try await Task.sleep(for: .seconds(seconds / 2))
+                let status = try Self.shell(restartCommand)
+                if status != 0 { FileHandle.standardError.write(Data("fleet: the restart command exited \(status)\n".utf8)) }
+                return 0
+            case .killLockHolder:
+                try await Task.sleep(for: .seconds(seconds / 3))
+                let killed = LockedCount()
+                pool.onNextSection { pid in
+                    kill(pid, SIGKILL)
+                    killed.increment()
+                }
+                // The lock is taken at the next refresh (one per lifetime).
+                let deadline = WallTime.now() + 2 * (Double(seconds) / 3)
+                while killed.value == 0, WallTime.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                return killed.value
+            }
+        }
+        print("\(hosts) hosts × \(perHost) processes for \(format(seconds, 0)) s sharing one session in PostgreSQL, \(format(lifetime, 0))-second access tokens, fault: \(fault.rawValue); counted at the server")
+        print(MultiProcessRun.header)
+        print(MultiProcessRun.row("postgres", result) + (result.killed > 0 ? "  (\(result.killed) killed)" : ""))
+        for sample in Set(result.samples) { print("    failure: \(sample)") }
+        if json {
+            let summary = Summary(fault: fault.rawValue, processes: result.processes, calls: result.calls, failed: result.failed,
+                                  transientFailures: result.transientFailures, signOuts: result.signOuts, refreshes: result.refreshes,
+                                  unauthorized: result.unauthorized, reused: result.reused, killed: result.killed,
+                                  seconds: result.seconds, minimum: result.minimum, ratio: result.ratio, samples: Array(Set(result.samples)))
+            print(String(decoding: try JSONEncoder().encode(summary), as: UTF8.self))
+        }
+    }
+
+    /// Runs `command` with /bin/sh and returns its exit status. It restarts a daemon, so it
+    /// runs through `posix_spawn` and `waitpid` (Foundation's `Process` can keep waiting for
+    /// the daemon the command leaves running), its output appended to a file that is then
+    /// copied to standard error.
+    static func shell(_ command: String) throws -> Int32 {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("app-bench-shell-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let status = try ChildProcess.runToCompletion(["/bin/sh", "-c", command], outputPath: log.path)
+        if let output = FileManager.default.contents(atPath: log.path), !output.isEmpty {
+            FileHandle.standardError.write(output)
+        }
+        return status
+    }
+}
+
+/// A counter shared with a Foundation handler.
+final class LockedCount: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}

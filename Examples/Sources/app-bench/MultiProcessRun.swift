@@ -1,0 +1,87 @@
+import AppRepository
+import AppSDKTesting
+import Foundation
+import NetworkService
+import TokenStore
+
+/// One run of many worker processes sharing one session: signs in on the shared store,
+/// starts the workers, and measures at the server what they did together.
+struct MultiProcessRun {
+    var server: ServerOption
+    var location: StoreLocation
+    /// The server's access-token lifetime, in seconds.
+    var lifetime: Double
+    var hosts: Int
+    var perHost: Int
+    var workerArguments: [String]
+    var folder: URL
+
+    struct Result {
+        var processes = 0
+        var calls = 0
+        var failed = 0
+        var transientFailures = 0
+        var signOuts = 0
+        var refreshes = 0
+        var unauthorized = 0
+        var reused = 0
+        var seconds = 0.0
+        var killed = 0
+        var samples: [String] = []
+        /// One refresh per lifetime after the sign-in's token.
+        var minimum: Double { seconds / lifetime }
+        var lifetime = 1.0
+        var ratio: Double { Double(refreshes) / minimum }
+    }
+
+    /// Runs the workers; `during` runs alongside them (faults), with the pool.
+    func run(during: @Sendable (WorkerPool) async throws -> Int = { _ in 0 }) async throws -> Result {
+        let api = try server.makeServer()
+        let testMode = try server.testMode()
+        let service = RepositoryService(server: api, tokenStore: try await location.open())
+        _ = try await service.signInAnonymously()
+        let before = try await testMode.counters()
+        let signedInAt = WallTime.epoch()
+        let pool = WorkerPool()
+        for host in 0..<hosts {
+            try pool.start(host: host, count: perHost, folder: folder.appendingPathComponent("host-\(host)"),
+                           arguments: server.arguments + location.arguments + workerArguments)
+        }
+        let killed = try await during(pool)
+        let outcomes = await pool.finish()
+        let after = try await testMode.counters()
+        var result = Result(processes: outcomes.count, killed: killed, lifetime: lifetime)
+        var endedAt = signedInAt
+        for outcome in outcomes {
+            guard let report = outcome.report else { continue }
+            result.calls += report.calls
+            result.failed += report.failed
+            result.transientFailures += report.transientFailures
+            result.signOuts += report.signedOut
+            result.samples += report.failureSamples.prefix(2)
+            endedAt = max(endedAt, report.endedAt)
+        }
+        let reported = outcomes.filter { $0.report != nil }.count
+        if reported + killed < outcomes.count {
+            result.samples.append("\(outcomes.count - reported - killed) workers ended without a report")
+            result.failed += outcomes.count - reported - killed
+        }
+        result.seconds = endedAt - signedInAt
+        result.refreshes = after.refreshCalls - before.refreshCalls
+        result.unauthorized = after.unauthorizedResponses - before.unauthorizedResponses
+        result.reused = after.errors("refresh_token_reused") - before.errors("refresh_token_reused")
+        _ = try? await service.signOut()
+        return result
+    }
+
+    static let header = "\(pad("store", 22))\(pad("processes", 11, right: true))\(pad("calls", 8, right: true))\(pad("seconds", 9, right: true))\(pad("refreshes", 11, right: true))\(pad("minimum", 9, right: true))\(pad("ratio", 7, right: true))\(pad("401s", 6, right: true))\(pad("reused", 8, right: true))\(pad("sign-outs", 11, right: true))\(pad("failed", 8, right: true))"
+
+    static func row(_ name: String, _ r: Result) -> String {
+        "\(pad(name, 22))\(pad("\(r.processes)", 11, right: true))\(pad("\(r.calls)", 8, right: true))\(pad(format(r.seconds, 1), 9, right: true))\(pad("\(r.refreshes)", 11, right: true))\(pad(format(r.minimum, 1), 9, right: true))\(pad(format(r.ratio), 7, right: true))\(pad("\(r.unauthorized)", 6, right: true))\(pad("\(r.reused)", 8, right: true))\(pad("\(r.signOuts)", 11, right: true))\(pad("\(r.failed)", 8, right: true))"
+    }
+}
+
+extension ServerOption {
+    /// The option again, for a worker.
+    var arguments: [String] { ["--server", server] }
+}

@@ -1,0 +1,77 @@
+import AppRepository
+import ArgumentParser
+import Foundation
+import NetworkService
+import TokenStore
+
+/// One process of a multi-process run: calls `GET /v1/members/me` through a
+/// `RepositoryService` on the shared store, then prints a ``WorkerReport`` as JSON.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker", abstract: "One process of a multi-process run (started by processes and fleet).")
+
+    @OptionGroup var server: ServerOption
+    @Option var store: StoreChoice
+    @Option var path = ""
+    @Option var keyFile = ""
+    @Option var account = "bench"
+    @Option(help: "Stop after this many calls.") var calls: Int?
+    @Option(help: "Stop after this many seconds.") var seconds: Double?
+    @Option(help: "Seconds between calls.") var interval = 0.0
+    @Flag(help: "Say on standard output when entering the store's exclusive section.") var announceSections = false
+
+    func run() async throws {
+        let location = StoreLocation(choice: store, path: path, keyFile: keyFile, account: account)
+        var tokenStore = try await location.open()
+        if announceSections { tokenStore = AnnouncingTokenStore(wrapped: tokenStore) }
+        let service = RepositoryService(server: try server.makeServer(transport: URLSessionTransport(timeout: 30)), tokenStore: tokenStore)
+        let events = service.events()
+        let counted = Task {
+            var (signedOut, refreshes) = (0, 0)
+            for await event in events {
+                switch event {
+                case .signedOut: signedOut += 1
+                case .refreshed: refreshes += 1
+                default: break
+                }
+            }
+            return (signedOut, refreshes)
+        }
+        var report = WorkerReport(startedAt: WallTime.epoch())
+        let deadline = seconds.map { WallTime.now() + $0 }
+        while calls.map({ report.calls < $0 }) ?? true, deadline.map({ WallTime.now() < $0 }) ?? true {
+            report.calls += 1
+            do {
+                _ = try await service.members.fetchMe()
+            } catch {
+                report.failed += 1
+                if Self.isTransient(error) { report.transientFailures += 1 }
+                if report.failureSamples.count < 5 { report.failureSamples.append(String(describing: error)) }
+            }
+            if interval > 0 { try await Task.sleep(for: .seconds(interval)) }
+        }
+        report.endedAt = WallTime.epoch()
+        // Let the last events arrive, then stop listening.
+        try await Task.sleep(for: .milliseconds(50))
+        counted.cancel()
+        let (signedOut, refreshes) = await counted.value
+        report.signedOut = signedOut
+        report.refreshes = refreshes
+        let json = try JSONEncoder().encode(report)
+        FileHandle.standardOutput.write(json + Data("\n".utf8))
+    }
+
+    /// Whether a failed call's error may pass: the store or the server was unreachable or
+    /// failing for a moment, and the session was kept.
+    static func isTransient(_ error: any Error) -> Bool {
+        switch error {
+        case let error as SessionError: return error.kind == .refreshFailed
+        case let error as TokenStoreError:
+            let aboutTheData: Set<TokenStoreError.Kind> = [.decryptionFailed, .unreadable, .unsupportedFormatVersion,
+                                                            .insecurePermissions, .invalidKey, .invalidCredentials]
+            return !aboutTheData.contains(error.kind)
+        case let error as NetworkError: return error.statusCode == nil || (error.statusCode ?? 0) >= 500
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import AppSDKTesting
+import Foundation
+import Testing
+
+/// Many machines, one session: 3 simulated hosts × 4 processes share one account's session
+/// through a `PostgresTokenStore` for 30 s against the reference server's 5-second tokens
+/// (`app-bench fleet`), measured at the server.
+@Suite("A fleet of processes shares one session through PostgreSQL", .serialized, .testMode, .postgres)
+struct FleetTests {
+    @Test("12 processes on 3 hosts make at most 1.15× the minimum refreshes, with no reused refresh token, no sign-out and no failed call")
+    func fleetSharesOneSession() async throws {
+        let summary = try await FleetRun.run(fault: "none")
+        #expect(summary.processes == 12)
+        #expect(summary.calls > 12 * 30, "the workers made too few calls to mean anything")
+        #expect(summary.ratio <= 1.15, "\(summary.refreshes) refreshes, minimum \(summary.minimum)")
+        #expect(summary.refreshes >= Int(summary.minimum.rounded(.down)) - 1, "fewer refreshes than lifetimes: tokens used after expiry?")
+        #expect(summary.reused == 0)
+        #expect(summary.signOuts == 0)
+        #expect(summary.failed == 0, "\(summary.samples)")
+    }
+
+    @Test("PostgreSQL restarted mid-run: calls fail transiently at most, and the session survives")
+    func postgresRestart() async throws {
+        let summary = try await FleetRun.run(fault: "restart-postgres")
+        #expect(summary.failed == summary.transientFailures, "\(summary.samples)")
+        #expect(summary.reused == 0)
+        #expect(summary.signOuts == 0)
+        #expect(summary.calls > summary.failed * 10, "most calls must work: \(summary.failed) of \(summary.calls) failed")
+    }
+
+    @Test("The process holding the lock killed with SIGKILL: the others go on, with no failed call")
+    func lockHolderKilled() async throws {
+        let summary = try await FleetRun.run(fault: "kill-lock-holder")
+        #expect(summary.killed == 1)
+        #expect(summary.reused == 0)
+        #expect(summary.signOuts == 0)
+        #expect(summary.failed == 0, "\(summary.samples)")
+        // The killed process may have sent its refresh before it died (counted at the server,
+        // never completed): one refresh more than a run without faults, and no more.
+        #expect(Double(summary.refreshes) <= (summary.minimum * 1.15).rounded(.up) + 1,
+                "\(summary.refreshes) refreshes, minimum \(summary.minimum)")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only with a PostgreSQL server to use (scripts/test starts one).
+    static var postgres: Self {
+        .enabled(if: FleetRun.databaseURL != nil && FleetRun.restartCommand != nil,
+                 "APP_POSTGRES_URL, APP_POSTGRES_DIR or APP_POSTGRES_SCRIPT is not set: this test needs PostgreSQL (scripts/test starts one)")
+    }
+}
+
+/// One `app-bench fleet` run.
+enum FleetRun {
+    struct Summary: Decodable {
+        var fault: String
+        var processes, calls, failed, transientFailures, signOuts, refreshes, unauthorized, reused, killed: Int
+        var seconds, minimum, ratio: Double
+        var samples: [String]
+    }
+
+    static var databaseURL: String? { ProcessInfo.processInfo.environment["APP_POSTGRES_URL"] }
+
+    static var restartCommand: String? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let script = environment["APP_POSTGRES_SCRIPT"], let folder = environment["APP_POSTGRES_DIR"] else { return nil }
+        return "bash '\(script)' restart '\(folder)' >/dev/null"
+    }
+
+    static func run(fault: String) async throws -> Summary {
+        let executable = try ChildProcess.locate(
+            "app-bench", folderVariable: "APP_CLI_BIN_DIR", hint: "run `swift build` in Examples first, or set APP_CLI_BIN_DIR")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keyFile = folder.appendingPathComponent("fleet.key")
+        var key = [UInt8](repeating: 0, count: 32)
+        for index in key.indices { key[index] = UInt8.random(in: 0...255) }
+        try Data(key).write(to: keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+        // A server without the refresh-token reuse grace period (scripts/test starts one), so
+        // that a refresh token presented twice is counted as reuse, not forgiven as a retry.
+        let server = try #require(ProcessInfo.processInfo.environment["APP_FLEET_SERVER_URL"] ?? LiveServerEnvironment.serverURL)
+        let lifetime = ProcessInfo.processInfo.environment["APP_ACCESS_TOKEN_LIFETIME"] ?? "5"
+        // posix_spawn and waitpid, output to a file: the run restarts PostgreSQL, a daemon that
+        // Foundation's Process could keep waiting for (ChildProcess.runToCompletion).
+        let log = folder.appendingPathComponent("fleet.log")
+        let arguments = [
+            executable.path, "fleet", "--server", server, "--lifetime", lifetime, "--seconds", "30", "--hosts", "3",
+            "--per-host", "4", "--fault", fault, "--restart-command", restartCommand ?? "", "--key-file", keyFile.path, "--json",
+        ]
+        setenv("APP_BENCH_DATABASE_URL", databaseURL ?? "", 1)
+        // Waited for on a thread of its own, not one of the few cooperative ones.
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try ChildProcess.runToCompletion(arguments, outputPath: log.path) }) }.start()
+        }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        print(output.split(separator: "\n").filter { !$0.hasPrefix("{") }.joined(separator: "\n"))
+        #expect(status == 0, "app-bench fleet exited \(status): \(output.suffix(2000))")
+        let line = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no summary: \(output.suffix(2000))")
+        return try JSONDecoder().decode(Summary.self, from: Data(line.utf8))
+    }
+}
