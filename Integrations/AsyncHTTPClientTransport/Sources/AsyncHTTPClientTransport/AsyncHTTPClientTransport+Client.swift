@@ -19,6 +19,13 @@ extension AsyncHTTPClientTransport {
             decompression: .enabled(limit: .ratio(25))
         )
         configuration.connectionPool.retryConnectionEstablishment = false
+        // The configuration holds the tracer bootstrapped when it was made; with none
+        // bootstrapped that is swift-distributed-tracing's `NoOpTracer`, whose spans record
+        // nothing yet cost every request a dynamic cast, a span and its attributes. Without
+        // a tracer AsyncHTTPClient makes no span at all: the same outcome, for less.
+        if let tracer = configuration.tracing.tracer, String(reflecting: type(of: tracer)) == "Tracing.NoOpTracer" {
+            configuration.tracing.tracer = nil
+        }
         return configuration
     }
 

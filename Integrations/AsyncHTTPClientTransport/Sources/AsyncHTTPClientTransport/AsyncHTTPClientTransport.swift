@@ -86,7 +86,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         self.ownsClient = ownsClient
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
+        self.eventLoop = client.eventLoopGroup.next()
     }
+
+    /// The event loop this transport's requests prefer (see ``send(_:)``).
+    let eventLoop: any EventLoop
 
     /// Sends `request` through the client and returns the whole body and the response head.
     ///
@@ -96,11 +100,30 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// print(head.statusCode, body.count)   // a 500 is returned here, not thrown
     /// ```
     public func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse) {
+        // What a call costs is mostly thread hand-offs, so this uses AsyncHTTPClient's
+        // delegate API rather than `execute(_:deadline:)`: the whole exchange (deadline,
+        // request, head, body, end) then runs on one event loop and comes back with one
+        // continuation, where the async API also starts a `Task` per request, schedules
+        // and cancels the deadline from off the loop, and streams the body through an
+        // async sequence. The event loop is the transport's own, passed as a preference:
+        // connections for it are made on it, so a reply never hops between loops (with no
+        // preference the pool answers on any loop, often not the connection's).
         let deadline = NIODeadline.now() + .nanoseconds(Int64(max(0, timeout) * 1_000_000_000))
         do {
-            let response = try await client.execute(Self.clientRequest(for: request), deadline: deadline)
-            let body = try await response.body.collect(upTo: maximumResponseBytes)
-            return (Data(body.readableBytesView), Self.responseHead(of: response))
+            let clientRequest = try Self.clientRequest(for: request)
+            let task = client.execute(
+                request: clientRequest,
+                delegate: BodyCollector(maximumBytes: maximumResponseBytes, method: clientRequest.method),
+                eventLoop: .delegate(on: eventLoop),
+                deadline: deadline
+            )
+            let (head, body) = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            let data = body.map { Data($0.readableBytesView) } ?? Data()
+            return (data, Self.responseHead(of: head))
         } catch {
             if Task.isCancelled || error is CancellationError || (error as? HTTPClientError) == .cancelled {
                 throw CancellationError()
@@ -110,24 +133,75 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    static func clientRequest(for request: HTTPRequest) -> HTTPClientRequest {
-        var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
-        clientRequest.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+    static func clientRequest(for request: HTTPRequest) throws -> HTTPClient.Request {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
         for (name, value) in request.headerFields {
-            clientRequest.headers.replaceOrAdd(name: name, value: value)
+            headers.replaceOrAdd(name: name, value: value)
         }
-        if let body = request.body {
-            clientRequest.body = .bytes(body)
-        }
-        return clientRequest
+        return try HTTPClient.Request(
+            url: request.url,
+            method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+            headers: headers,
+            body: request.body.map { .bytes($0) }
+        )
     }
 
-    static func responseHead(of response: HTTPClientResponse) -> HTTPResponse {
+    static func responseHead(of head: HTTPResponseHead) -> HTTPResponse {
         var headers: [String: String] = [:]
-        for (name, value) in response.headers {
+        for (name, value) in head.headers {
             // Repeated fields are joined the way HTTPURLResponse joins them.
             if let existing = headers[name] { headers[name] = existing + ", " + value } else { headers[name] = value }
         }
-        return HTTPResponse(statusCode: Int(response.status.code), headerFields: headers)
+        return HTTPResponse(statusCode: Int(head.status.code), headerFields: headers)
+    }
+}
+
+/// Collects the final response's head and body, failing with `NIOTooManyBytesError` past
+/// `maximumBytes` (announced by Content-Length or received), as
+/// `HTTPClientResponse.Body.collect(upTo:)` does.
+///
+/// `@unchecked Sendable`: AsyncHTTPClient calls a delegate on its task's event loop only,
+/// one call at a time, so its state is never touched from two threads at once.
+final class BodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = (HTTPResponseHead, ByteBuffer?)
+
+    private let maximumBytes: Int
+    private let method: NIOHTTP1.HTTPMethod
+    private var head: HTTPResponseHead?
+    private var body: ByteBuffer?
+
+    init(maximumBytes: Int, method: NIOHTTP1.HTTPMethod) {
+        self.maximumBytes = maximumBytes
+        self.method = method
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        if method != .HEAD, head.status != .notModified,
+           let announced = head.headers.first(name: "content-length").flatMap({ Int($0, radix: 10) }),
+           announced > maximumBytes {
+            return task.eventLoop.makeFailedFuture(NIOTooManyBytesError(maxBytes: maximumBytes))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let received = (body?.readableBytes ?? 0) + buffer.readableBytes
+        guard received <= maximumBytes else {
+            return task.eventLoop.makeFailedFuture(NIOTooManyBytesError(maxBytes: maximumBytes))
+        }
+        if body == nil {
+            body = buffer
+        } else {
+            var buffer = buffer
+            body!.writeBuffer(&buffer)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return (head, body)
     }
 }
