@@ -24,6 +24,11 @@
 #           APP_POSTGRES_URL=postgres://appsdk:PASSWORD@127.0.0.1:PORT/appsdk
 #       and exports APP_POSTGRES_URL when sourced. The log is DIR/postgres.log (or the
 #       cluster folder's, see below: `postgres_status` prints where).
+#       With POSTGRES_EXTRA_ADDRESS set (the fleet's bridge address, scripts/lib/netns.sh),
+#       the server listens on that address too and accepts scram-sha-256 logins from its
+#       /24 (the fleet's simulated hosts); DIR/env then also holds
+#           APP_POSTGRES_FLEET_URL=postgres://appsdk:PASSWORD@ADDRESS:PORT/appsdk
+#       Restarts keep the address.
 #   stop DIR
 #       Stops the server (fast mode: open connections are closed, as when a database
 #       restarts). Does nothing when it is not running.
@@ -45,6 +50,7 @@
 #                           /usr/lib/postgresql/*/bin, else `pg_config --bindir`)
 #   POSTGRES_USER           the system user that runs the cluster as root (default appsdk-pg)
 #   POSTGRES_START_TIMEOUT  seconds to wait for the server (default 30)
+#   POSTGRES_EXTRA_ADDRESS  an IPv4 address to listen on besides 127.0.0.1 (see start)
 #
 # Debian packages: postgresql (and postgresql-client for psql, pulled in by it). On failure
 # a function prints why (and the log's last lines) to stderr and returns non-zero. The
@@ -136,13 +142,15 @@ _postgres_port_taken() {
 
 # Starts the server of DIR on its port and waits until it accepts connections.
 _postgres_launch() {
-    local dir=$1 home bin port deadline
+    local dir=$1 home bin port deadline listen
     home=$(_postgres_home "$dir")
     bin=$(_postgres_bin) || return 1
     port=$(cat "$dir/port")
+    listen=127.0.0.1
+    [ ! -s "$dir/extra-address" ] || listen="127.0.0.1,$(cat "$dir/extra-address")"
     if ! _postgres_as_owner "$bin/pg_ctl" -D "$home/data" -l "$home/postgres.log" -w \
         -t "${POSTGRES_START_TIMEOUT:-30}" \
-        -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='$home/data'" \
+        -o "-c listen_addresses='$listen' -p $port -c unix_socket_directories='$home/data'" \
         start >/dev/null 2>&1; then
         return 1
     fi
@@ -196,6 +204,14 @@ postgres_start() {
         return 1
     fi
     rm -f "$home/.pwfile"
+    if [ -n "${POSTGRES_EXTRA_ADDRESS:-}" ]; then
+        if ! [[ $POSTGRES_EXTRA_ADDRESS =~ ^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+            _postgres_err "POSTGRES_EXTRA_ADDRESS must be an IPv4 address, not '$POSTGRES_EXTRA_ADDRESS'"
+            return 1
+        fi
+        printf '%s\n' "$POSTGRES_EXTRA_ADDRESS" >"$dir/extra-address"
+        printf 'host all all %s/24 scram-sha-256\n' "${POSTGRES_EXTRA_ADDRESS%.*}.0" >>"$home/data/pg_hba.conf" || return 1
+    fi
 
     # A free port: try random ones until the server binds one.
     for tries in 1 2 3 4 5 6 7 8; do
@@ -221,6 +237,11 @@ postgres_start() {
     (umask 077 && printf 'APP_POSTGRES_URL=postgres://appsdk:%s@127.0.0.1:%s/appsdk\n' "$password" "$port" >"$dir/env") || return 1
     APP_POSTGRES_URL="postgres://appsdk:$password@127.0.0.1:$port/appsdk"
     export APP_POSTGRES_URL
+    if [ -s "$dir/extra-address" ]; then
+        APP_POSTGRES_FLEET_URL="postgres://appsdk:$password@$(cat "$dir/extra-address"):$port/appsdk"
+        printf 'APP_POSTGRES_FLEET_URL=%s\n' "$APP_POSTGRES_FLEET_URL" >>"$dir/env" || return 1
+        export APP_POSTGRES_FLEET_URL
+    fi
 }
 
 postgres_stop() {
@@ -263,7 +284,7 @@ postgres_destroy() {
         "${TMPDIR:-/tmp}"/appsdk-pg.*) rm -rf "$home" ;;
         esac
     fi
-    rm -rf "$dir/data" "$dir/postgres.log" "$dir/cluster" "$dir/env" "$dir/port"
+    rm -rf "$dir/data" "$dir/postgres.log" "$dir/cluster" "$dir/env" "$dir/port" "$dir/extra-address"
     return 0
 }
 

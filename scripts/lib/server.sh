@@ -12,7 +12,9 @@
 #
 # Functions:
 #   server_start [--name NAME] BINARY WORK_DIR [APP_SERVER_FLAGS...]
-#       Starts BINARY --host 127.0.0.1 --port 0 APP_SERVER_FLAGS... in the background, its
+#       Starts BINARY --host HOST --port 0 APP_SERVER_FLAGS... in the background (HOST is
+#       SERVER_HOST, 127.0.0.1 unless set: the fleet's servers listen on the address of its
+#       private bridge, scripts/lib/netns.sh), its
 #       stdout in WORK_DIR/NAME.out and its stderr (the log) in WORK_DIR/NAME.log (NAME is
 #       "server" unless given), and waits up to SERVER_START_TIMEOUT seconds (default 30)
 #       for its "app-server listening on http://..." line. On success it sets SERVER_URL,
@@ -80,7 +82,7 @@ server_start() {
     : >"$out"
     : >"$log"
 
-    "$binary" --host 127.0.0.1 --port 0 "$@" >"$out" 2>"$log" &
+    "$binary" --host "${SERVER_HOST:-127.0.0.1}" --port 0 "$@" >"$out" 2>"$log" &
     local pid=$!
     _server_pids+=("$pid")
 

@@ -31,6 +31,8 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "Shell command that restarts PostgreSQL (for --fault restart-postgres).") var restartCommand = ""
     @Option(help: "Key file for the encrypted rows.") var keyFile: String
     @Option(help: "Account row the fleet shares.") var account = "fleet-\(UUID().uuidString.prefix(8).lowercased())"
+    @Option(help: "Comma-separated network namespaces, one per host (scripts/lib/netns.sh makes them); without it hosts are process groups.")
+    var namespaces = ""
     @Flag(help: "Print the result as one JSON line as well.") var json = false
 
     struct Summary: Codable {
@@ -38,6 +40,20 @@ struct FleetCommand: AsyncParsableCommand {
         var processes, calls, failed, transientFailures, signOuts, refreshes, unauthorized, reused, killed: Int
         var seconds, minimum, ratio: Double
         var samples: [String]
+        /// "network namespaces" or "process groups".
+        var isolation: String
+        /// The network namespace of the process that ran the fleet.
+        var ownNetwork: String
+        /// Where each host's workers ran.
+        var hosts: [[WorkerPlace]]
+    }
+
+    var namespaceList: [String] { namespaces.split(separator: ",").map(String.init) }
+
+    func validate() throws {
+        if !namespaceList.isEmpty, namespaceList.count != hosts {
+            throw ValidationError("--namespaces names \(namespaceList.count) namespaces for \(hosts) hosts: give one per host")
+        }
     }
 
     func run() async throws {
@@ -47,7 +63,7 @@ struct FleetCommand: AsyncParsableCommand {
         let fleet = MultiProcessRun(server: server, location: location, lifetime: lifetime, hosts: hosts, perHost: perHost,
                                     workerArguments: ["--seconds", "\(seconds)", "--interval", "\(interval)"]
                                         + (fault == .killLockHolder ? ["--announce-sections"] : []),
-                                    folder: folder)
+                                    folder: folder, namespaces: namespaceList)
         let (fault, seconds, restartCommand) = (self.fault, self.seconds, self.restartCommand)
         let result = try await fleet.run { pool in
             switch fault {
@@ -71,7 +87,13 @@ struct FleetCommand: AsyncParsableCommand {
                 return killed.value
             }
         }
-        print("\(hosts) hosts × \(perHost) processes for \(format(seconds, 0)) s sharing one session in PostgreSQL, \(format(lifetime, 0))-second access tokens, fault: \(fault.rawValue); counted at the server")
+        let isolation = namespaceList.isEmpty ? "process groups" : "network namespaces"
+        print("\(hosts) hosts (\(isolation)) × \(perHost) processes for \(format(seconds, 0)) s sharing one session in PostgreSQL, \(format(lifetime, 0))-second access tokens, fault: \(fault.rawValue); counted at the server")
+        for (host, places) in result.places.enumerated() {
+            let addresses = Set(places.flatMap(\.addresses)).sorted().joined(separator: ", ")
+            let network = namespaceList.isEmpty ? "" : "namespace \(namespaceList[host]), "
+            print("  host \(host + 1): \(network)address \(addresses.isEmpty ? "none" : addresses), \(places.count) processes")
+        }
         print(MultiProcessRun.header)
         print(MultiProcessRun.row("postgres", result) + (result.killed > 0 ? "  (\(result.killed) killed)" : ""))
         for sample in Set(result.samples) { print("    failure: \(sample)") }
@@ -79,7 +101,8 @@ struct FleetCommand: AsyncParsableCommand {
             let summary = Summary(fault: fault.rawValue, processes: result.processes, calls: result.calls, failed: result.failed,
                                   transientFailures: result.transientFailures, signOuts: result.signOuts, refreshes: result.refreshes,
                                   unauthorized: result.unauthorized, reused: result.reused, killed: result.killed,
-                                  seconds: result.seconds, minimum: result.minimum, ratio: result.ratio, samples: Array(Set(result.samples)))
+                                  seconds: result.seconds, minimum: result.minimum, ratio: result.ratio, samples: Array(Set(result.samples)),
+                                  isolation: isolation, ownNetwork: WorkerPlace.networkNamespace(), hosts: result.places)
             print(String(decoding: try JSONEncoder().encode(summary), as: UTF8.self))
         }
     }

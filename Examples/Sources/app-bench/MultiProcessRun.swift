@@ -15,6 +15,9 @@ struct MultiProcessRun {
     var perHost: Int
     var workerArguments: [String]
     var folder: URL
+    /// One network namespace per host (`ip netns exec`), or none: hosts are then process
+    /// groups and folders only.
+    var namespaces: [String] = []
 
     struct Result {
         var processes = 0
@@ -28,6 +31,8 @@ struct MultiProcessRun {
         var seconds = 0.0
         var killed = 0
         var samples: [String] = []
+        /// Where each host's workers ran (by host; killed workers are missing).
+        var places: [[WorkerPlace]] = []
         /// One refresh per lifetime after the sign-in's token.
         var minimum: Double { seconds / lifetime }
         var lifetime = 1.0
@@ -45,12 +50,14 @@ struct MultiProcessRun {
         let pool = WorkerPool()
         for host in 0..<hosts {
             try pool.start(host: host, count: perHost, folder: folder.appendingPathComponent("host-\(host)"),
+                           namespace: namespaces.isEmpty ? nil : namespaces[host],
                            arguments: server.arguments + location.arguments + workerArguments)
         }
         let killed = try await during(pool)
         let outcomes = await pool.finish()
         let after = try await testMode.counters()
         var result = Result(processes: outcomes.count, killed: killed, lifetime: lifetime)
+        result.places = (0..<hosts).map { host in outcomes.filter { $0.host == host }.compactMap { $0.report?.place } }
         var endedAt = signedInAt
         for outcome in outcomes {
             guard let report = outcome.report else { continue }

@@ -37,7 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
             }
             return (signedOut, refreshes)
         }
-        var report = WorkerReport(startedAt: WallTime.epoch())
+        var report = WorkerReport(startedAt: WallTime.epoch(), place: .current())
         let deadline = seconds.map { WallTime.now() + $0 }
         while calls.map({ report.calls < $0 }) ?? true, deadline.map({ WallTime.now() < $0 }) ?? true {
             report.calls += 1

@@ -5,9 +5,10 @@ import Glibc
 
 /// Starts `app-bench worker` processes, reads what they print, and collects their reports.
 ///
-/// Workers of one simulated host share a working folder (also their `HOME` and `TMPDIR`);
-/// each worker runs in a process group of its own (`setsid`), so no two hosts share a
-/// folder, a file lock or a group.
+/// Workers of one simulated host share a working folder (also their `HOME` and `TMPDIR`)
+/// and, when given one, a network namespace (`ip netns exec`: the host's own interfaces and
+/// address, made by scripts/lib/netns.sh); each worker runs in a process group of its own
+/// (`setsid`), so no two hosts share a folder, a file lock, a group or a network.
 final class WorkerPool: @unchecked Sendable {
     // @unchecked: `lock` guards `workers`, `lines` and `onSection`; the processes and pipes
     // are only started here and read by Foundation's handlers, which touch them through it.
@@ -20,19 +21,31 @@ final class WorkerPool: @unchecked Sendable {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).resolvingSymlinksInPath()
     }
 
-    /// Starts `count` workers for `host`, in `folder`, with `arguments` after `worker`.
-    func start(host: Int, count: Int, folder: URL, arguments: [String], environment: [String: String] = [:]) throws {
+    /// A network namespace was asked for, and this machine has no `ip` to enter it with.
+    struct NoIPCommand: Error, CustomStringConvertible {
+        var namespace: String
+        var description: String {
+            "cannot start workers in the network namespace \(namespace): no ip command in /usr/sbin, /sbin, /usr/bin or /bin (Debian: apt-get install iproute2)"
+        }
+    }
+
+    /// Starts `count` workers for `host`, in `folder` and, when given, the network namespace
+    /// `namespace`, with `arguments` after `worker`.
+    func start(host: Int, count: Int, folder: URL, namespace: String? = nil, arguments: [String],
+               environment: [String: String] = [:]) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var command = [Self.executable.path, "worker"] + arguments
+        let setsid = "/usr/bin/setsid"
+        if FileManager.default.isExecutableFile(atPath: setsid) { command = [setsid, "--wait"] + command }
+        if let namespace {
+            guard let ip = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+                .first(where: FileManager.default.isExecutableFile(atPath:)) else { throw NoIPCommand(namespace: namespace) }
+            command = [ip, "netns", "exec", namespace] + command
+        }
         for _ in 0..<count {
             let process = Process()
-            let setsid = URL(fileURLWithPath: "/usr/bin/setsid")
-            if FileManager.default.isExecutableFile(atPath: setsid.path) {
-                process.executableURL = setsid
-                process.arguments = ["--wait", Self.executable.path, "worker"] + arguments
-            } else {
-                process.executableURL = Self.executable
-                process.arguments = ["worker"] + arguments
-            }
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
             process.currentDirectoryURL = folder
             var env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             env["HOME"] = folder.path

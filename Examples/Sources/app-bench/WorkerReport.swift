@@ -13,4 +13,6 @@ struct WorkerReport: Codable, Sendable {
     /// Seconds since 1970.
     var startedAt = 0.0
     var endedAt = 0.0
+    /// Where the worker ran.
+    var place = WorkerPlace()
 }

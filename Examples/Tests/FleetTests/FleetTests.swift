@@ -5,11 +5,17 @@ import Testing
 /// Many machines, one session: 3 simulated hosts × 4 processes share one account's session
 /// through a `PostgresTokenStore` for 30 s against the reference server's 5-second tokens
 /// (`app-bench fleet`), measured at the server.
-@Suite("A fleet of processes shares one session through PostgreSQL", .serialized, .testMode, .postgres)
+///
+/// Each host is a network namespace with an address of its own (`APP_FLEET_NAMESPACES`,
+/// made by scripts/lib/netns.sh where the machine allows it), reaching the servers and
+/// PostgreSQL on the namespaces' bridge; without namespaces, hosts are process groups with
+/// folders of their own. Every test checks where the workers really ran.
+@Suite("A fleet of processes shares one session through PostgreSQL", .serialized, .fleetServers)
 struct FleetTests {
     @Test("12 processes on 3 hosts make at most 1.15× the minimum refreshes, with no reused refresh token, no sign-out and no failed call")
     func fleetSharesOneSession() async throws {
         let summary = try await FleetRun.run(fault: "none", server: .withoutReuseGrace)
+        FleetRun.expectHostsApart(summary)
         #expect(summary.processes == 12)
         #expect(summary.calls > 12 * 30, "the workers made too few calls to mean anything")
         #expect(summary.ratio <= 1.15, "\(summary.refreshes) refreshes, minimum \(summary.minimum)")
@@ -27,6 +33,7 @@ struct FleetTests {
     @Test("PostgreSQL restarted mid-run: calls fail transiently at most, and the session survives")
     func postgresRestart() async throws {
         let summary = try await FleetRun.run(fault: "restart-postgres", server: .withReuseGrace)
+        FleetRun.expectHostsApart(summary)
         #expect(summary.failed == summary.transientFailures, "\(summary.samples)")
         #expect(summary.reused == 0)
         #expect(summary.signOuts == 0)
@@ -36,6 +43,7 @@ struct FleetTests {
     @Test("The process holding the lock killed with SIGKILL: the others go on, with no failed call")
     func lockHolderKilled() async throws {
         let summary = try await FleetRun.run(fault: "kill-lock-holder", server: .withReuseGrace)
+        FleetRun.expectHostsApart(summary)
         #expect(summary.killed == 1)
         #expect(summary.reused == 0)
         #expect(summary.signOuts == 0)
@@ -48,11 +56,14 @@ struct FleetTests {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Runs the test only with a PostgreSQL server to use (scripts/test starts one).
-    static var postgres: Self {
-        .enabled(if: FleetRun.databaseURL != nil && FleetRun.restartCommand != nil
-                    && ProcessInfo.processInfo.environment["APP_FLEET_SERVER_URL"] != nil,
-                 "APP_POSTGRES_URL, APP_POSTGRES_DIR, APP_POSTGRES_SCRIPT or APP_FLEET_SERVER_URL is not set: this test needs PostgreSQL and a server without reuse grace (scripts/test starts both)")
+    /// Runs the test only with PostgreSQL and the fleet's two servers in test mode to use
+    /// (scripts/test starts them).
+    static var fleetServers: Self {
+        let environment = ProcessInfo.processInfo.environment
+        return .enabled(
+            if: FleetRun.databaseURL != nil && FleetRun.restartCommand != nil && environment["APP_SERVER_TEST_MODE"] == "1"
+                && environment["APP_FLEET_SERVER_URL"] != nil && environment["APP_FLEET_GRACE_SERVER_URL"] != nil,
+            "APP_POSTGRES_URL (APP_POSTGRES_FLEET_URL with APP_FLEET_NAMESPACES), APP_POSTGRES_DIR, APP_POSTGRES_SCRIPT, APP_FLEET_SERVER_URL, APP_FLEET_GRACE_SERVER_URL or APP_SERVER_TEST_MODE=1 is not set: this test needs PostgreSQL and the fleet's two servers in test mode (scripts/test starts them)")
     }
 }
 
@@ -63,6 +74,17 @@ enum FleetRun {
         var processes, calls, failed, transientFailures, signOuts, refreshes, unauthorized, reused, killed: Int
         var seconds, minimum, ratio: Double
         var samples: [String]
+        var isolation: String
+        var ownNetwork: String
+        var hosts: [[Place]]
+    }
+
+    /// Where one worker ran (app-bench's `WorkerPlace`).
+    struct Place: Decodable {
+        var network: String
+        var addresses: [String]
+        var processGroup: Int32
+        var folder: String
     }
 
     /// Which reference server the fleet talks to.
@@ -70,11 +92,49 @@ enum FleetRun {
         /// `APP_FLEET_SERVER_URL`: no reuse grace period, so any refresh token presented
         /// twice is reuse at once (scripts/test starts one).
         case withoutReuseGrace
-        /// `APP_SERVER_URL`: the default 30-second reuse grace period.
+        /// `APP_FLEET_GRACE_SERVER_URL`: the default 30-second reuse grace period.
         case withReuseGrace
     }
 
-    static var databaseURL: String? { ProcessInfo.processInfo.environment["APP_POSTGRES_URL"] }
+    /// The hosts' network namespaces (`APP_FLEET_NAMESPACES`), none when hosts are process groups.
+    static var namespaces: [String] {
+        (ProcessInfo.processInfo.environment["APP_FLEET_NAMESPACES"] ?? "").split(separator: ",").map(String.init)
+    }
+
+    /// Each namespace's address, in the order of ``namespaces``.
+    static var addresses: [String] {
+        (ProcessInfo.processInfo.environment["APP_FLEET_ADDRESSES"] ?? "").split(separator: ",").map(String.init)
+    }
+
+    /// PostgreSQL as the hosts reach it: on the namespaces' bridge, or on loopback.
+    static var databaseURL: String? {
+        let environment = ProcessInfo.processInfo.environment
+        return namespaces.isEmpty ? environment["APP_POSTGRES_URL"] : environment["APP_POSTGRES_FLEET_URL"]
+    }
+
+    /// The hosts were apart: a folder each, a process group per worker and, with namespaces,
+    /// a network of its own per host with its own address.
+    static func expectHostsApart(_ summary: Summary, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(summary.hosts.count == 3, sourceLocation: sourceLocation)
+        let workers = summary.hosts.flatMap { $0 }
+        #expect(Set(workers.map(\.processGroup)).count == workers.count, "workers shared a process group", sourceLocation: sourceLocation)
+        let folders = summary.hosts.map { Set($0.map(\.folder)) }
+        #expect(folders.allSatisfy { $0.count == 1 }, "a host's workers ran in different folders: \(folders)", sourceLocation: sourceLocation)
+        #expect(Set(folders.flatMap { $0 }).count == summary.hosts.count, "hosts shared a folder: \(folders)", sourceLocation: sourceLocation)
+        guard !namespaces.isEmpty else {
+            #expect(summary.isolation == "process groups", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(summary.isolation == "network namespaces", sourceLocation: sourceLocation)
+        let networks = summary.hosts.map { Set($0.map(\.network)) }
+        #expect(networks.allSatisfy { $0.count == 1 }, "a host's workers ran in different networks: \(networks)", sourceLocation: sourceLocation)
+        #expect(Set(networks.flatMap { $0 }).count == summary.hosts.count, "hosts shared a network: \(networks)", sourceLocation: sourceLocation)
+        #expect(!networks.contains { $0.contains(summary.ownNetwork) }, "a host ran in the test's own network", sourceLocation: sourceLocation)
+        for (host, places) in summary.hosts.enumerated() where host < addresses.count {
+            #expect(places.allSatisfy { $0.addresses == [addresses[host]] },
+                    "host \(host + 1) should have exactly the address \(addresses[host]): \(places.map(\.addresses))", sourceLocation: sourceLocation)
+        }
+    }
 
     static var restartCommand: String? {
         let environment = ProcessInfo.processInfo.environment
@@ -94,8 +154,8 @@ enum FleetRun {
         try Data(key).write(to: keyFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
         let server = try #require(choice == .withoutReuseGrace
-            ? ProcessInfo.processInfo.environment["APP_FLEET_SERVER_URL"] : LiveServerEnvironment.serverURL,
-            "APP_FLEET_SERVER_URL or APP_SERVER_URL is not set")
+            ? ProcessInfo.processInfo.environment["APP_FLEET_SERVER_URL"] : ProcessInfo.processInfo.environment["APP_FLEET_GRACE_SERVER_URL"],
+            "APP_FLEET_SERVER_URL or APP_FLEET_GRACE_SERVER_URL is not set")
         let lifetime = ProcessInfo.processInfo.environment["APP_ACCESS_TOKEN_LIFETIME"] ?? "5"
         // posix_spawn and waitpid, output to a file: the run restarts PostgreSQL, a daemon that
         // Foundation's Process could keep waiting for (ChildProcess.runToCompletion).
@@ -103,7 +163,7 @@ enum FleetRun {
         let arguments = [
             executable.path, "fleet", "--server", server, "--lifetime", lifetime, "--seconds", "30", "--hosts", "3",
             "--per-host", "4", "--fault", fault, "--restart-command", restartCommand ?? "", "--key-file", keyFile.path, "--json",
-        ]
+        ] + (namespaces.isEmpty ? [] : ["--namespaces", namespaces.joined(separator: ",")])
         setenv("APP_BENCH_DATABASE_URL", databaseURL ?? "", 1)
         // Waited for on a thread of its own, not one of the few cooperative ones.
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
