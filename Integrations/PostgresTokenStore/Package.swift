@@ -18,6 +18,9 @@ let package = Package(
         // The SDK with its default traits: the encrypted format needs libsodium.
         .package(name: "AppSDK", path: "../.."),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already PostgresNIO's own dependencies: named here for the login probe's logger and TLS.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -25,6 +28,8 @@ let package = Package(
             dependencies: [
                 .product(name: "TokenStore", package: "AppSDK"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),

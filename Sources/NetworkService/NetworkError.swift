@@ -47,7 +47,8 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public let serverErrorCode: ServerErrorCode?
     /// The server's error message, redacted of anything token-like.
     public let serverMessage: String?
-    /// The `WWW-Authenticate` challenge of a 401, when the server sent one.
+    /// The `WWW-Authenticate` challenge of a 401, when the server sent one, redacted of
+    /// anything token-like (an `error_description` may echo the token it refused).
     public let authenticateChallenge: String?
     /// At most 80 characters of an unexpected body, redacted; `nil` when the body was fine.
     public let responseSnippet: String?
@@ -70,7 +71,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         self.statusCode = statusCode
         self.serverErrorCode = serverErrorCode
         self.serverMessage = serverMessage.map { Redaction.redact($0) }
-        self.authenticateChallenge = authenticateChallenge
+        self.authenticateChallenge = authenticateChallenge.map { Redaction.redact($0) }
         self.responseSnippet = responseSnippet
         self.underlying = underlying
         self.retryAfter = retryAfter

@@ -30,6 +30,8 @@ extension CLIError {
             return CLIError(.notSignedIn, "not signed in", hint: "run sign-in first (same --store and --store-path, or --database-url and --account)")
         case .sessionEnded, .sessionChanged:
             return CLIError(.notSignedIn, "\(error)", hint: "sign in again")
+        case .sessionEndedCredentialsNotRemoved:
+            return CLIError(.notSignedIn, "\(error)", hint: "sign in again once the token store is reachable")
         default:
             // refreshFailed (transient) and refreshLimitExceeded: the server is the problem.
             return CLIError(.server, "\(error)")

@@ -185,6 +185,7 @@ extension CLITests {
                                             environment: env.merging(["APP_DATABASE_URL": wrongURL]) { _, new in new }, timeout: 40)
             #expect([Exit.store, Exit.server].contains(refused.status), "\(refused)")
             #expect(refused.errorOutput.contains(database), "the message names the database: \(refused)")
+            #expect(refused.errorOutput.contains("refused the login"), "the message says the login was refused: \(refused)")
             #expect(!refused.output.contains(wrongPassword) && !refused.errorOutput.contains(wrongPassword), "\(refused)")
             outcomes.append(refused)
             let refusedFlag = try await cli.run("app-member", ["sign-in", "--anonymous", "--verbose", "--timeout", "3", "--database-url", wrongURL] + store,

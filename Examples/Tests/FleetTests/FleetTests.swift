@@ -1,3 +1,4 @@
+@testable import app_bench
 import AppSDKTesting
 import Foundation
 import Testing
@@ -69,23 +70,8 @@ extension Trait where Self == ConditionTrait {
 
 /// One `app-bench fleet` run.
 enum FleetRun {
-    struct Summary: Decodable {
-        var fault: String
-        var processes, calls, failed, transientFailures, signOuts, refreshes, unauthorized, reused, killed: Int
-        var seconds, minimum, ratio: Double
-        var samples: [String]
-        var isolation: String
-        var ownNetwork: String
-        var hosts: [[Place]]
-    }
-
-    /// Where one worker ran (app-bench's `WorkerPlace`).
-    struct Place: Decodable {
-        var network: String
-        var addresses: [String]
-        var processGroup: Int32
-        var folder: String
-    }
+    /// What `app-bench fleet --json` prints.
+    typealias Summary = FleetCommand.Summary
 
     /// Which reference server the fleet talks to.
     enum ServerChoice {

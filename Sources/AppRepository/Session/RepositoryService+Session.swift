@@ -27,6 +27,9 @@ extension RepositoryService {
         let credentials = credentials(from: tokens, accountID: accountID)
         await startNewGeneration()
         try await tokenStore.withExclusiveAccess { [tokenStore] in try await tokenStore.save(credentials) }
+        // The store no longer holds the credentials of an ended session (if it did); these
+        // are used even if they are the same tokens: the caller says they are good.
+        endedCredentials.withLock { $0 = nil }
         broadcaster.send(.signedIn(accountID: accountID))
         return accountID
     }
@@ -39,13 +42,25 @@ extension RepositoryService {
     /// token if the access token has expired). Sends `signedOut(.userSignedOut)` when there
     /// was a session.
     ///
+    /// When the store can be read but not locked or cleared — a read-only folder
+    /// (``/TokenStore/TokenStoreError/Kind/io``) or a backend that is down for a moment
+    /// (``/TokenStore/TokenStoreError/isTransient``, such as
+    /// ``/TokenStore/TokenStoreError/Kind/unavailable``) — the session still ends on the server
+    /// and the result says the local copy stays.
+    ///
+    /// When the stored credentials are those of a session the server already ended here (see
+    /// ``SessionError/Kind/sessionEndedCredentialsNotRemoved``), signing out only removes them:
+    /// the server is not told again (they are dead) and no second `signedOut` is sent; the
+    /// result's ``SignOutResult/wasSignedIn`` is `false`, and ``SignOutResult/localError`` says
+    /// if they still could not be removed.
+    ///
     /// - Returns: whether there was a session, whether the server confirmed the sign-out, and
     ///   whether the local copy could not be removed (``SignOutResult/localError``: a
-    ///   read-only folder, say; the server was told all the same).
+    ///   read-only folder, a database that is down, say; the server was told all the same).
     /// - Throws: ``TokenStoreError`` when the store cannot be read (a wrong passphrase, a
-    ///   modified file); the store is then left as it was, since its session could not be
-    ///   ended on the server. Call `tokenStore.clear()` to discard it anyway (the file is moved
-    ///   aside, not deleted).
+    ///   modified file, a database that is down); the store is then left as it was, since its
+    ///   session could not be ended on the server. Call `tokenStore.clear()` to discard it
+    ///   anyway (the file is moved aside, not deleted).
     @discardableResult
     public func signOut() async throws -> SignOutResult {
         let pending = unsaved.withLock { $0 }
@@ -58,10 +73,11 @@ extension RepositoryService {
                 if credentials != nil { try await tokenStore.clear() }
                 return credentials
             }
-        } catch let error as TokenStoreError where error.kind == .io {
-            // The store can be read but not locked or cleared (a read-only folder): the session
-            // still ends on the server, and the result says the local copy stays. (A lock held
-            // by another program past the timeout is not this: it may be mid-refresh.)
+        } catch let error as TokenStoreError where error.kind == .io || error.isTransient {
+            // The store can be read but not locked or cleared (a read-only folder, a database
+            // that is down or restarting): the session still ends on the server, and the result
+            // says the local copy stays. (A lock held by another program past the timeout is not
+            // this: it may be mid-refresh.)
             let readable: Credentials?
             do { readable = try await tokenStore.load() } catch { throw error }
             credentials = readable
@@ -69,6 +85,12 @@ extension RepositoryService {
         }
         guard var credentials else {
             return SignOutResult(wasSignedIn: false, serverError: nil)
+        }
+        if let ended = endedSession(of: credentials) {
+            // The server already ended this session and `signedOut` was sent: the rejected
+            // refresh token is not presented again; only the local copy had to go.
+            if localError == nil { endedCredentials.withLock { if $0 == ended { $0 = nil } } }
+            return SignOutResult(wasSignedIn: false, serverError: nil, localError: localError)
         }
         // Rotated credentials the store could not take are the live ones: revoke those.
         if let pending, pending.replaced.refreshToken == credentials.refreshToken {
@@ -98,15 +120,25 @@ extension RepositoryService {
         }
     }
 
-    /// Whether credentials are stored (a session restored from the store counts).
+    /// Whether credentials are stored (a session restored from the store counts). Those of a
+    /// session the server ended here, which the store could not remove yet
+    /// (``SessionError/Kind/sessionEndedCredentialsNotRemoved``), do not count.
     /// Throws ``TokenStoreError`` when the store cannot be read.
     public func isSignedIn() async throws -> Bool {
-        try await tokenStore.load() != nil
+        try await liveStoredCredentials() != nil
     }
 
-    /// The id of the account whose credentials are stored, if any (the app's member id).
+    /// The id of the account whose credentials are stored, if any (the app's member id);
+    /// `nil` for credentials of a session the server ended here that the store could not
+    /// remove yet.
     public func signedInAccountID() async throws -> String? {
-        try await tokenStore.load()?.memberID
+        try await liveStoredCredentials()?.memberID
+    }
+
+    /// The stored credentials, unless they are those of a session that ended here.
+    private func liveStoredCredentials() async throws -> Credentials? {
+        guard let stored = try await tokenStore.load(), endedSession(of: stored) == nil else { return nil }
+        return stored
     }
 }
 
@@ -117,7 +149,9 @@ public struct SignOutResult: Sendable {
     /// Why the server could not be told, if it could not (the local sign-out happened anyway).
     public let serverError: (any Error)?
     /// Why the stored credentials could not be removed, if they could not (a read-only
-    /// folder, say); the server was told all the same.
+    /// folder, a database that is down, say); the server was told all the same. With
+    /// ``wasSignedIn`` `false`, they were the credentials of a session that had already ended
+    /// (``SessionError/Kind/sessionEndedCredentialsNotRemoved``): they are not used again.
     public let localError: TokenStoreError?
 
     /// Creates a result.

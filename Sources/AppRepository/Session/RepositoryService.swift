@@ -29,7 +29,11 @@ public import TokenStore
 ///    token is used;
 /// 5. the server rejecting the refresh token ends the session (store cleared, `signedOut`
 ///    event, ``SessionError/Kind/sessionEnded``); any other refresh failure keeps the
-///    credentials and throws ``SessionError/Kind/refreshFailed`` (transient);
+///    credentials and throws ``SessionError/Kind/refreshFailed`` (transient). When the store
+///    cannot be cleared (a database that is down), the call throws
+///    ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` instead, and the service
+///    remembers those credentials as dead: they are never presented again, `signedOut` is not
+///    sent again, and later calls retry the removal;
 /// 6. a refresh that finishes after a sign-out or another sign-in writes nothing;
 /// 7. a loop (the server refusing fresh tokens before they were due) is stopped by the
 ///    ``RefreshWindow`` with ``SessionError/Kind/refreshLimitExceeded``; refreshes of tokens
@@ -62,6 +66,10 @@ public final class RepositoryService: Sendable {
     /// every call while the store still holds what they replaced, and saved again on the next
     /// call until the store takes them.
     let unsaved = LockedValue<UnsavedCredentials?>(nil)
+    /// The stored credentials of a session that ended here (the server rejected the refresh
+    /// token) but that the store could not remove: known by a fingerprint of their refresh
+    /// token, never presented to the server again, removed by the next call that can.
+    let endedCredentials = LockedValue<EndedCredentials?>(nil)
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -86,8 +94,11 @@ public final class RepositoryService: Sendable {
     /// Calls `handler` with the server and a working access token, refreshing and retrying
     /// as described above.
     ///
-    /// - Throws: ``SessionError`` when no working token can be had; ``TokenStoreError`` when
-    ///   the store cannot be read; otherwise whatever `handler` throws (a `NetworkError`).
+    /// - Throws: ``SessionError`` when no working token can be had (for a session the server
+    ///   ended whose credentials the store could not remove yet,
+    ///   ``SessionError/Kind/sessionEndedCredentialsNotRemoved``, with the store's error as
+    ///   ``SessionError/underlying``); ``TokenStoreError`` when the store cannot be read;
+    ///   otherwise whatever `handler` throws (a `NetworkError`).
     public func request<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
         guard var credentials = try await currentCredentials() else {
             throw SessionError(.notSignedIn)
@@ -147,10 +158,11 @@ public final class RepositoryService: Sendable {
     }
 
     /// The stored credentials, or the rotated ones the store could not save yet (which are
-    /// then saved again: once the store takes them, it is the truth again).
+    /// then saved again: once the store takes them, it is the truth again). Never those of a
+    /// session that ended here: those are removed (or the call fails saying they could not be).
     private func currentCredentials() async throws -> Credentials? {
         guard let entry = unsaved.withLock({ $0 }) else {
-            return try await tokenStore.load()
+            return try await removingEndedCredentials(try await tokenStore.load())
         }
         do {
             try await tokenStore.withExclusiveAccess { [tokenStore] in
@@ -164,7 +176,7 @@ public final class RepositoryService: Sendable {
             if unsaved.withLock({ $0 }) == entry { return entry.renewed }
         }
         unsaved.withLock { if $0 == entry { $0 = nil } }
-        return try await tokenStore.load()
+        return try await removingEndedCredentials(try await tokenStore.load())
     }
 
     /// Starts a new session generation (sign-in, sign-out): makes a refresh in flight write
@@ -194,6 +206,12 @@ public final class RepositoryService: Sendable {
         // Unsaved rotated credentials come first while the store still holds what they
         // replaced: the stored refresh token is already retired.
         let fromStore = try await tokenStore.load()
+        if let fromStore, let ended = endedSession(of: fromStore) {
+            // The server already rejected these (this call loaded them before that was known):
+            // never present them again; remove them, and end the call without a second event.
+            try await removeEndedCredentialsInsideExclusiveSection(ended)
+            throw SessionError(.sessionEnded, reason: ended.reason)
+        }
         var stored = fromStore
         if let entry = unsaved.withLock({ $0 }) {
             if entry.generation == generation, fromStore?.refreshToken == entry.replaced.refreshToken {
@@ -235,7 +253,14 @@ public final class RepositoryService: Sendable {
                 unsaved.withLock { $0 = nil }
                 _ = await coordinator.endGeneration(from: generation)
                 broadcaster.send(.signedOut(reason))
-                try await tokenStore.clear()
+                do {
+                    try await tokenStore.clear()
+                } catch {
+                    // The session is over but the store keeps its credentials (a database that
+                    // is down): remember them as dead, so that later calls neither present the
+                    // rejected refresh token again nor send `signedOut` again.
+                    throw rememberEndedSession(fromStore ?? stored, reason: reason, storeError: error)
+                }
                 throw SessionError(.sessionEnded, reason: reason, underlying: error)
             }
             throw SessionError(.refreshFailed, underlying: error)

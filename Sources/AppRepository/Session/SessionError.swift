@@ -15,6 +15,19 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// The session ended while the call waited (the server refused the refresh token,
         /// or the member signed out); see ``SessionError/reason``. Sign in again.
         public static let sessionEnded = Kind(rawValue: "sessionEnded")
+        /// The session is over (the server rejected the refresh token; see
+        /// ``SessionError/reason``), but its credentials could not be removed from the token
+        /// store yet: ``SessionError/underlying`` is the ``/TokenStore/TokenStoreError`` that
+        /// stopped the removal (for example ``/TokenStore/TokenStoreError/Kind/unavailable``,
+        /// a database that is down). Treat it like ``sessionEnded``: sign in again.
+        ///
+        /// The service remembers, in memory, that those stored credentials are dead: no later
+        /// call presents them to the server and no second `signedOut` event is sent. Each
+        /// call (and ``RepositoryService/signOut()``) tries the removal again and throws this
+        /// error until it succeeds; from then on calls throw ``notSignedIn``. Credentials the
+        /// store holds later that are not those (another program signed in) are used as usual.
+        /// Not ``SessionError/isTransient``: trying again cannot bring the session back.
+        public static let sessionEndedCredentialsNotRemoved = Kind(rawValue: "sessionEndedCredentialsNotRemoved")
         /// Another member signed in while the call waited; the call was not retried with
         /// their token.
         public static let sessionChanged = Kind(rawValue: "sessionChanged")
@@ -35,9 +48,11 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
 
     /// The kind of failure.
     public let kind: Kind
-    /// Why the session ended, for `.sessionEnded`.
+    /// Why the session ended, for ``Kind/sessionEnded`` and ``Kind/sessionEndedCredentialsNotRemoved``.
     public let reason: SignOutReason?
-    /// The error underneath, for example the `NetworkError` of a failed refresh.
+    /// The error underneath, for example the `NetworkError` of a failed refresh, or for
+    /// ``Kind/sessionEndedCredentialsNotRemoved`` the ``/TokenStore/TokenStoreError`` that
+    /// kept the ended session's credentials in the store.
     public let underlying: (any Error)?
     /// What exactly happened, when there is more to say than the kind (for
     /// ``Kind/refreshLimitExceeded``: how many refreshes, in how long).
@@ -59,6 +74,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .notSignedIn: return "not signed in"
         case .sessionEnded: return "the session ended: \(reason?.description ?? "signed out")"
+        case .sessionEndedCredentialsNotRemoved:
+            return "the session ended (\(reason?.description ?? "signed out")), but its credentials could not be "
+                + "removed from the token store yet; this service will not use them again" + (underlying.map { ": \($0)" } ?? "")
         case .sessionChanged: return "another member signed in while the call was waiting"
         case .refreshFailed:
             return "refreshing the session failed; the credentials were kept, try again later"

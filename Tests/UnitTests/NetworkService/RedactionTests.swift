@@ -10,7 +10,7 @@ struct RedactionTests {
     /// Replies that echo the credentials back in every place an error could show them.
     static let replies: [TestTransport.Reply] = [
         .json(401, #"{"error":{"code":"invalid_token","message":"bad token \#(token.rawValue)"}}"#,
-              headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]),
+              headers: ["WWW-Authenticate": #"Bearer error="invalid_token", error_description="token \#(token.rawValue) expired""#]),
         .json(500, "<html>Authorization: Bearer \(token.rawValue) refresh=\(refreshToken)</html>"),
         .json(200, #"{"accessToken":"\#(token.rawValue)","refreshToken":"\#(refreshToken)""#),
         .json(400, #"{"error":{"code":"invalid_request","message":"refreshToken \#(refreshToken) is odd"}}"#),
@@ -24,7 +24,7 @@ struct RedactionTests {
             Issue.record("expected a failure")
         } catch {
             for text in [error.description, String(reflecting: error), "\(error)", error.localizedDescription,
-                         error.serverMessage ?? "", error.responseSnippet ?? ""] {
+                         error.serverMessage ?? "", error.responseSnippet ?? "", error.authenticateChallenge ?? ""] {
                 #expect(!text.contains(Self.token.rawValue))
                 #expect(!text.contains("SECRETSIGNATURE42"))
                 #expect(!text.contains(Self.refreshToken))

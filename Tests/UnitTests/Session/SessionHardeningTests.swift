@@ -15,6 +15,9 @@ final class FaultyTokenStore: TokenStore {
     /// What a failed lock says: `.io` for a lock file that cannot be created (a read-only
     /// folder), `.lockFailed` for a lock another program held past the timeout.
     let lockFailureKind = Mutex(TokenStoreError.Kind.io)
+    /// When set, clears fail with this kind while loads, saves and the exclusive section work:
+    /// `.unavailable` for a database that went down just then.
+    let clearFailureKind = Mutex<TokenStoreError.Kind?>(nil)
 
     func load() async throws(TokenStoreError) -> Credentials? { try await inner.load() }
 
@@ -26,6 +29,9 @@ final class FaultyTokenStore: TokenStore {
     }
 
     func clear() async throws(TokenStoreError) {
+        if let kind = clearFailureKind.withLock({ $0 }) {
+            throw TokenStoreError(kind: kind, path: "postgres://db/app/credentials", reason: "no connection to the database")
+        }
         if failLocking.withLock({ $0 }) {
             throw TokenStoreError(kind: .io, path: "/read-only", reason: "cannot remove it (Read-only file system)")
         }
@@ -116,6 +122,25 @@ struct SessionHardeningTests {
         #expect(!result.removedLocally)
         #expect(result.localError?.description.contains("Read-only file system") == true)
         #expect(fake.state.withLock { $0.signOutRequests } == 1)
+    }
+
+    @Test("sign-out while the store's database is down still ends the session on the server when the credentials can be read, and says the local copy stays")
+    func signOutWhileDatabaseIsDown() async throws {
+        let store = FaultyTokenStore()
+        let credentials = fake.issueCredentials()
+        try await store.save(credentials)
+        let service = makeService(store: store)
+        store.failLocking.withLock { $0 = true }
+        store.lockFailureKind.withLock { $0 = .unavailable }
+
+        let result = try await service.signOut()
+        #expect(result.wasSignedIn)
+        #expect(result.serverConfirmed)
+        #expect(!result.removedLocally)
+        #expect(result.localError?.kind == .unavailable)
+        #expect(result.localError?.isTransient == true)
+        #expect(fake.state.withLock { $0.signOutRequests } == 1)
+        #expect(try await store.load() == credentials)   // the local copy stays until the database is back
     }
 
     @Test("sign-out while another program holds the lock past the timeout throws, and revokes nothing: that program may be mid-refresh")

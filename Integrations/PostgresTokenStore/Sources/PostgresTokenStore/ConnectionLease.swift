@@ -19,12 +19,14 @@ enum ConnectionLease {
     }
 
     /// Runs `body` with a leased connection. Errors before a connection was leased are
-    /// ``TokenStoreError``s (``TokenStoreError/Kind/unavailable``), or `CancellationError` when
-    /// the task was cancelled; errors of `body` pass through as they are.
+    /// ``TokenStoreError``s (``TokenStoreError/Kind/unavailable``, or
+    /// ``TokenStoreError/Kind/database`` when `probe` finds the login refused), or
+    /// `CancellationError` when the task was cancelled; errors of `body` pass through as they are.
     static func with<T: Sendable>(
         _ client: PostgresClient,
         timeout: Duration,
         location: String,
+        probe: LoginProbe? = nil,
         _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let state = Locked(State.waiting)
@@ -67,6 +69,7 @@ enum ConnectionLease {
             let outcome = state.withLock { $0 }
             if outcome == .leased { throw error }
             if outcome == .timedOut {
+                if let probe, let refusal = await probe.refusal(location: location, within: timeout) { throw refusal }
                 throw TokenStoreError(
                     kind: .unavailable, path: location,
                     reason: "no connection to the database within \(timeout) (it refuses connections, cannot be reached, or the PostgresClient is not running)"

@@ -14,6 +14,8 @@ struct DatabaseURL: Sendable {
     let configuration: PostgresClient.Configuration
     /// `postgres://user@host:port/database`: never the password.
     let redacted: String
+    /// Tells a refused login from a database that is down (see ``LoginProbe``).
+    let loginProbe: LoginProbe?
 
     init(_ text: String) throws(TokenStoreError) {
         func invalid(_ why: String) -> TokenStoreError {
@@ -58,6 +60,8 @@ struct DatabaseURL: Sendable {
             database: database.isEmpty ? nil : database, tls: tls
         )
         redacted = "postgres://\(user)@\(bracketedHost):\(port)/\(database.isEmpty ? user : database)"
+        loginProbe = LoginProbe(host: host, port: port, username: user, password: password,
+                                database: database.isEmpty ? nil : database, sslMode: sslMode)
     }
 
     /// `postgres://user@host:port/database` for a configuration given by the caller.

@@ -44,7 +44,10 @@ public import TokenStore
 /// connections gives the transient ``TokenStoreError/Kind/unavailable`` (``TokenStoreError/isTransient``):
 /// nothing was written, the stored credentials are intact; try again. A lock held past
 /// ``Options/lockTimeout`` is ``TokenStoreError/Kind/lockFailed``; a refused login or permission
-/// ``TokenStoreError/Kind/database``. Errors name the database (user, host, port, database; never
+/// ``TokenStoreError/Kind/database``, not transient. (The pool retries a refused login until
+/// ``Options/connectionTimeout``; a store opened from a URL then asks once, on a connection of
+/// its own, whether the login was refused: a wrong password, an unknown user or database, no
+/// `pg_hba.conf` entry.) Errors name the database (user, host, port, database; never
 /// the password), the table and the account, never a token.
 ///
 /// **Connections and their lifecycle.**
@@ -66,6 +69,8 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
     public let options: Options
 
     private let client: PostgresClient
+    /// Set when the store made its client from a URL: tells a refused login from a database that is down.
+    private let loginProbe: LoginProbe?
     private let runTask: Task<Void, Never>?
     private let sealer: CredentialsSealer
     private let tables: TableNames
@@ -105,7 +110,8 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         let parsed = try DatabaseURL(url)
         try await self.init(
             client: PostgresClient(configuration: parsed.configuration), ownsClient: true,
-            database: parsed.redacted, account: account, encryption: encryption, options: options
+            database: parsed.redacted, account: account, encryption: encryption, options: options,
+            loginProbe: parsed.loginProbe
         )
     }
 
@@ -133,7 +139,7 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
 
     private init(
         client: PostgresClient, ownsClient: Bool, database: String,
-        account: String, encryption: Encryption, options: Options
+        account: String, encryption: Encryption, options: Options, loginProbe: LoginProbe? = nil
     ) async throws(TokenStoreError) {
         guard !account.isEmpty else {
             throw TokenStoreError(kind: .invalidConfiguration, reason: "the account name is empty")
@@ -151,6 +157,7 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
             sealer = CredentialsSealer.plain(location: location)
         }
         self.client = client
+        self.loginProbe = loginProbe
         self.account = account
         self.options = options
         self.tables = tables
@@ -262,7 +269,7 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         try await processLock.lock(cancellable: cancellable)
         defer { processLock.unlock() }
         let (key, sectionKey, timeout, location) = (lockKey, self.sectionKey, options.lockTimeout, self.location)
-        return try await ConnectionLease.with(client, timeout: options.connectionTimeout, location: location) { connection in
+        return try await ConnectionLease.with(client, timeout: options.connectionTimeout, location: location, probe: loginProbe) { connection in
             try await self.migrateIfNeeded(on: connection)
             try await AdvisoryLock.acquire(key, on: connection, timeout: timeout, cancellable: cancellable, location: location)
             let hold = SectionHold(key: sectionKey, connection: connection)
@@ -289,7 +296,7 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
             if let hold = SectionHold.current(for: sectionKey) {
                 return try await body(hold.connection)
             }
-            return try await ConnectionLease.with(client, timeout: options.connectionTimeout, location: location) { connection in
+            return try await ConnectionLease.with(client, timeout: options.connectionTimeout, location: location, probe: loginProbe) { connection in
                 if migrating { try await self.migrateIfNeeded(on: connection) }
                 return try await body(connection)
             }

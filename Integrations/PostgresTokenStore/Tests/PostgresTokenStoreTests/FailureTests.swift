@@ -43,8 +43,11 @@ struct FailureTests {
             _ = try await store.load()
             Issue.record("connected with a wrong password")
         } catch {
-            // The pool retries a refused login until the timeout: either way, no password in the text.
-            #expect([.database, .unavailable].contains(error.kind))
+            // The pool retries a refused login until the timeout; the store then asks once why.
+            #expect(error.kind == .database, "\(error)")
+            #expect(!error.isTransient)
+            #expect((error.underlyingError as? PostgresTokenStoreFailure)?.sqlState == "28P01", "\(error)")
+            #expect("\(error)".contains("refused the login"))
             #expect(!"\(error)".contains("not-the-password"))
         }
         await store.shutdown()

@@ -1,0 +1,92 @@
+import TokenStore
+
+// A session the server ended whose credentials the store could not remove (a database that is
+// down): without a memory of it, every later call would load the dead credentials again,
+// present the rejected refresh token to the server again, send `signedOut` again and fail
+// with the store's error again. The service remembers them (by fingerprint, in memory) and
+// instead tries the removal again on each call, with ``SessionError/Kind/sessionEndedCredentialsNotRemoved``
+// until it succeeds.
+
+/// Stored credentials of a session that ended here, which the store could not remove yet:
+/// whose they are, a fingerprint of their refresh token (never the token), and why the
+/// session ended.
+struct EndedCredentials: Sendable, Equatable {
+    let memberID: String
+    let refreshTokenFingerprint: Int
+    let reason: SignOutReason
+
+    /// Salts the fingerprint, on top of `Hasher`'s own per-process seed, so that it means
+    /// nothing outside this process even when deterministic hashing is switched on.
+    private static let salt = UInt64.random(in: .min ... .max)
+
+    init(_ credentials: Credentials, reason: SignOutReason) {
+        memberID = credentials.memberID
+        refreshTokenFingerprint = Self.fingerprint(credentials.refreshToken)
+        self.reason = reason
+    }
+
+    /// Whether `credentials` are these (the same member and refresh token).
+    func matches(_ credentials: Credentials) -> Bool {
+        credentials.memberID == memberID && Self.fingerprint(credentials.refreshToken) == refreshTokenFingerprint
+    }
+
+    private static func fingerprint(_ token: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(salt)
+        hasher.combine(token)
+        return hasher.finalize()
+    }
+}
+
+extension RepositoryService {
+    /// The ended session `credentials` belong to, if they are the stored credentials of a
+    /// session that ended here and could not be removed.
+    func endedSession(of credentials: Credentials) -> EndedCredentials? {
+        endedCredentials.withLock { $0 }.flatMap { $0.matches(credentials) ? $0 : nil }
+    }
+
+    /// Remembers `stored` as the credentials of a session that ended for `reason` but that the
+    /// store could not remove (`storeError`), and returns the error that says so.
+    func rememberEndedSession(_ stored: Credentials, reason: SignOutReason,
+                              storeError: TokenStoreError) -> SessionError {
+        endedCredentials.withLock { $0 = EndedCredentials(stored, reason: reason) }
+        return SessionError(.sessionEndedCredentialsNotRemoved, reason: reason, underlying: storeError)
+    }
+
+    /// Removes the ended session's credentials; call it inside the store's exclusive section,
+    /// with the store holding them.
+    /// - Throws: ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` when the store still cannot.
+    func removeEndedCredentialsInsideExclusiveSection(_ ended: EndedCredentials) async throws(SessionError) {
+        do {
+            try await tokenStore.clear()
+        } catch {
+            throw SessionError(.sessionEndedCredentialsNotRemoved, reason: ended.reason, underlying: error)
+        }
+        endedCredentials.withLock { if $0 == ended { $0 = nil } }
+    }
+
+    /// `loaded`, unless they are the credentials of a session that ended here and could not be
+    /// removed: those are removed now, and what the store holds afterwards is returned (nothing,
+    /// unless another program saved a session meanwhile). They are never returned themselves.
+    /// - Throws: ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` when the store still
+    ///   cannot remove them.
+    func removingEndedCredentials(_ loaded: Credentials?) async throws -> Credentials? {
+        guard let loaded, let ended = endedSession(of: loaded) else { return loaded }
+        do {
+            return try await tokenStore.withExclusiveAccess { [self] in
+                let stored = try await tokenStore.load()
+                guard let stored, ended.matches(stored) else {
+                    // Another program cleared or replaced them meanwhile: nothing to remove.
+                    endedCredentials.withLock { if $0 == ended { $0 = nil } }
+                    return stored
+                }
+                try await removeEndedCredentialsInsideExclusiveSection(ended)
+                return nil
+            }
+        } catch let error as TokenStoreError {
+            // The exclusive section or the re-read failed: the credentials stay, and so does
+            // the memory of them.
+            throw SessionError(.sessionEndedCredentialsNotRemoved, reason: ended.reason, underlying: error)
+        }
+    }
+}
