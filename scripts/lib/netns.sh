@@ -23,12 +23,17 @@
 #           APP_FLEET_NAMESPACES=appsdk-K-h1,appsdk-K-h2,...
 #           APP_FLEET_ADDRESSES=10.77.K.11,10.77.K.12,...
 #       Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN) and iproute2's `ip`. When the machine
-#       refuses (a container without those capabilities, say), it removes what it made,
-#       sets NETNS_REASON to why (printed too) and returns 1: callers then fall back to
-#       hosts as process groups.
+#       refuses (a container without those capabilities, say), it removes what it made for
+#       its subnet, sets NETNS_REASON to why (printed too) and returns 1: callers then fall
+#       back to hosts as process groups.
 #   down DIR
-#       Deletes the namespaces (their veth pairs go with them) and the bridge that `up`
-#       made for DIR. Does nothing when there is none.
+#       Kills the processes still inside the namespaces (workers of an interrupted run),
+#       deletes the namespaces (their veth pairs go with them) and the bridge that `up` made
+#       for DIR, and waits until the kernel has removed the interfaces. Does nothing when
+#       there is none.
+#
+# Runs of the library take turns through flock on /run/appsdk-netns/.lock while they sweep,
+# claim or remove a subnet, so two runs at once never take or delete each other's.
 #
 # Namespaces and bridges left by a run that was killed (its owner's pid, recorded in
 # /run/appsdk-netns/K, no longer runs) are removed by the next `up`. The owner is the shell
@@ -47,18 +52,40 @@ _netns_ip() {
     command -v ip 2>/dev/null || { [ -x /usr/sbin/ip ] && echo /usr/sbin/ip; } || { [ -x /sbin/ip ] && echo /sbin/ip; }
 }
 
-# Removes everything of subnet index K: its namespaces, its bridge, its record.
+# Runs a command under the library's lock (flock on $_netns_state_root/.lock, up to 30 s), so
+# that two runs never sweep, pick or remove the same subnet at once.
+_netns_locked() {
+    local fd status
+    mkdir -p "$_netns_state_root" || return 1
+    exec {fd}>"$_netns_state_root/.lock" || return 1
+    if command -v flock >/dev/null 2>&1 && ! flock -w 30 "$fd"; then
+        exec {fd}>&-
+        _netns_err "could not take $_netns_state_root/.lock within 30 s"
+        return 1
+    fi
+    "$@"
+    status=$?
+    exec {fd}>&-
+    return "$status"
+}
+
+# Removes everything of subnet index K: the processes still in its namespaces (workers left
+# by an interrupted run), its namespaces, its bridge, its record. Call it under the lock.
 _netns_remove_index() {
-    local k=$1 ip ns
+    local k=$1 ip ns namespaces links tries=0
     ip=$(_netns_ip) || return 0
-    for ns in $("$ip" netns list 2>/dev/null | awk '{print $1}' | grep -E "^appsdk-$k-h[0-9]+$"); do
-        "$ip" netns delete "$ns" 2>/dev/null
+    namespaces=$("$ip" netns list 2>/dev/null | awk '{print $1}') || :
+    for ns in $(grep -E "^appsdk-$k-h[0-9]+$" <<<"$namespaces"); do
+        # shellcheck disable=SC2046  # one pid per word
+        kill -KILL $("$ip" netns pids "$ns" 2>/dev/null) 2>/dev/null || :
+        "$ip" netns delete "$ns" 2>/dev/null || :
     done
-    "$ip" link delete "asdkbr$k" 2>/dev/null
+    "$ip" link delete "asdkbr$k" 2>/dev/null || :
     # The kernel destroys a deleted namespace's interfaces a moment later: wait for it, so
     # that the names are free again.
-    local tries=0
-    while "$ip" -o link show 2>/dev/null | grep -q ": asdk${k}h[0-9]*@" && [ "$tries" -lt 50 ]; do
+    while [ "$tries" -lt 50 ]; do
+        links=$("$ip" -o link show 2>/dev/null) || :
+        grep -q ": asdk${k}h[0-9]*@" <<<"$links" || break
         sleep 0.1
         tries=$((tries + 1))
     done
@@ -66,23 +93,50 @@ _netns_remove_index() {
     return 0
 }
 
-# Removes what runs that no longer live left behind.
+# Removes what runs that no longer live left behind. Call it under the lock.
 _netns_sweep() {
     local record k pid
-    [ -d "$_netns_state_root" ] || return 0
     for record in "$_netns_state_root"/*; do
         [ -f "$record" ] || continue
         k=${record##*/}
-        pid=$(cat "$record" 2>/dev/null)
+        case $k in *[!0-9]*) continue ;; esac
+        pid=$(cat "$record" 2>/dev/null) || :
         if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
             _netns_remove_index "$k"
         fi
     done
+    return 0
+}
+
+# Sweeps, then records the first free subnet index for the owner and prints it. Call it
+# under the lock: a free index is one with no record, no route, no interface and no
+# namespace named for it.
+_netns_claim() {
+    local ip=$1 i routes links namespaces
+    _netns_sweep
+    routes=$("$ip" -4 route show 2>/dev/null) || :
+    links=$("$ip" -o link show 2>/dev/null) || :
+    namespaces=$("$ip" netns list 2>/dev/null) || :
+    for i in $(seq 1 254); do
+        [ -e "$_netns_state_root/$i" ] && continue
+        grep -q "^10\.77\.$i\." <<<"$routes" && continue
+        grep -q ": asdk\(br$i:\|${i}h[0-9]*@\)" <<<"$links" && continue
+        grep -q "^appsdk-$i-" <<<"$namespaces" && continue
+        printf '%s\n' "${NETNS_OWNER_PID:-$$}" >"$_netns_state_root/$i" || return 1
+        printf '%s' "$i"
+        return 0
+    done
+    return 1
 }
 
 netns_up() {
     local dir=${1:?usage: netns_up DIR HOSTS} hosts=${2:?usage: netns_up DIR HOSTS} ip k i ns veth names="" addresses=""
     NETNS_REASON=""
+    if ! [[ $hosts =~ ^[0-9]+$ ]] || [ "$hosts" -lt 1 ] || [ "$hosts" -gt 200 ]; then
+        NETNS_REASON="HOSTS must be a number from 1 to 200, not '$hosts'"
+        _netns_err "$NETNS_REASON"
+        return 1
+    fi
     if [ "$(id -u)" != 0 ]; then
         NETNS_REASON="not root: network namespaces need CAP_NET_ADMIN and CAP_SYS_ADMIN"
         _netns_err "$NETNS_REASON"
@@ -93,22 +147,15 @@ netns_up() {
         _netns_err "$NETNS_REASON"
         return 1
     fi
-    mkdir -p "$dir" "$_netns_state_root" || return 1
-    _netns_sweep
+    if ! mkdir -p "$dir" "$_netns_state_root"; then
+        NETNS_REASON="cannot create $dir or $_netns_state_root"
+        _netns_err "$NETNS_REASON"
+        return 1
+    fi
 
     # A /24 that nothing on this machine routes yet, and that no other run holds.
-    k=""
-    for i in $(seq 1 254); do
-        [ -e "$_netns_state_root/$i" ] && continue
-        "$ip" -4 route show 2>/dev/null | grep -q "^10\.77\.$i\." && continue
-        "$ip" -o link show 2>/dev/null | grep -q ": asdk\(br$i\|${i}h[0-9]*@\)" && continue
-        if (set -o noclobber && echo "${NETNS_OWNER_PID:-$$}" >"$_netns_state_root/$i") 2>/dev/null; then
-            k=$i
-            break
-        fi
-    done
-    if [ -z "$k" ]; then
-        NETNS_REASON="no free subnet in 10.77.0.0/16"
+    if ! k=$(_netns_locked _netns_claim "$ip") || [ -z "$k" ]; then
+        NETNS_REASON="no free subnet in 10.77.0.0/16 (or $_netns_state_root/.lock is held)"
         _netns_err "$NETNS_REASON"
         return 1
     fi
@@ -161,8 +208,8 @@ netns_up() {
 netns_down() {
     local dir=${1:?usage: netns_down DIR} k
     [ -f "$dir/index" ] || return 0
-    k=$(cat "$dir/index")
-    [ -n "$k" ] && _netns_remove_index "$k"
+    k=$(cat "$dir/index" 2>/dev/null) || :
+    [ -z "$k" ] || _netns_locked _netns_remove_index "$k" || :
     rm -f "$dir/index" "$dir/env" "$dir/error"
     return 0
 }

@@ -142,7 +142,7 @@ _postgres_port_taken() {
 
 # Starts the server of DIR on its port and waits until it accepts connections.
 _postgres_launch() {
-    local dir=$1 home bin port deadline listen
+    local dir=$1 home bin port deadline listen address
     home=$(_postgres_home "$dir")
     bin=$(_postgres_bin) || return 1
     port=$(cat "$dir/port")
@@ -155,12 +155,21 @@ _postgres_launch() {
         return 1
     fi
     deadline=$((SECONDS + ${POSTGRES_START_TIMEOUT:-30}))
-    until "$bin/pg_isready" -q -h 127.0.0.1 -p "$port" -d appsdk -U appsdk; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            _postgres_err "the server did not accept connections on 127.0.0.1:$port within ${POSTGRES_START_TIMEOUT:-30} s"
-            return 1
-        fi
-        sleep 0.1
+    # Every address: PostgreSQL only warns when one of several cannot be bound.
+    for address in ${listen//,/ }; do
+        until "$bin/pg_isready" -q -h "$address" -p "$port" -d appsdk -U appsdk; do
+            if grep -q "could not create listen socket for \"$address\"" "$home/postgres.log" 2>/dev/null; then
+                _postgres_err "the server cannot listen on $address (see the log); stopping it"
+                postgres_stop "$dir"
+                return 1
+            fi
+            if [ "$SECONDS" -ge "$deadline" ]; then
+                _postgres_err "the server did not accept connections on $address:$port within ${POSTGRES_START_TIMEOUT:-30} s; stopping it"
+                postgres_stop "$dir"
+                return 1
+            fi
+            sleep 0.1
+        done
     done
 }
 
@@ -221,7 +230,7 @@ postgres_start() {
         if _postgres_launch "$dir"; then
             break
         fi
-        if [ "$tries" -eq 8 ] || ! grep -q 'could not bind\|Address already in use' "$home/postgres.log"; then
+        if [ "$tries" -eq 8 ] || ! grep -q 'Address already in use' "$home/postgres.log"; then
             _postgres_err "the server did not start"
             _postgres_log_tail "$dir"
             return 1

@@ -101,7 +101,11 @@ enum FleetRun {
     /// The hosts were apart: a folder each, a process group per worker and, with namespaces,
     /// a network of its own per host with its own address.
     static func expectHostsApart(_ summary: Summary, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(summary.hosts.count == 3, sourceLocation: sourceLocation)
+        // Every worker that was not killed reported where it ran: 4 per host.
+        #expect(summary.hosts.map(\.count).reduce(0, +) == summary.processes - summary.killed,
+                "\(summary.hosts.map(\.count)) reports for \(summary.processes) processes, \(summary.killed) killed", sourceLocation: sourceLocation)
+        #expect(summary.hosts.count == 3 && summary.hosts.allSatisfy { $0.count >= 4 - summary.killed },
+                "reports per host: \(summary.hosts.map(\.count))", sourceLocation: sourceLocation)
         let workers = summary.hosts.flatMap { $0 }
         #expect(Set(workers.map(\.processGroup)).count == workers.count, "workers shared a process group", sourceLocation: sourceLocation)
         let folders = summary.hosts.map { Set($0.map(\.folder)) }
@@ -116,6 +120,7 @@ enum FleetRun {
         #expect(networks.allSatisfy { $0.count == 1 }, "a host's workers ran in different networks: \(networks)", sourceLocation: sourceLocation)
         #expect(Set(networks.flatMap { $0 }).count == summary.hosts.count, "hosts shared a network: \(networks)", sourceLocation: sourceLocation)
         #expect(!networks.contains { $0.contains(summary.ownNetwork) }, "a host ran in the test's own network", sourceLocation: sourceLocation)
+        #expect(addresses.count == namespaces.count, "APP_FLEET_ADDRESSES must name one address per namespace", sourceLocation: sourceLocation)
         for (host, places) in summary.hosts.enumerated() where host < addresses.count {
             #expect(places.allSatisfy { $0.addresses == [addresses[host]] },
                     "host \(host + 1) should have exactly the address \(addresses[host]): \(places.map(\.addresses))", sourceLocation: sourceLocation)

@@ -38,15 +38,42 @@ extension RepositoryService {
     }
 
     /// Deletes the member's account on the server, then clears the store; sends
-    /// `signedOut(.accountDeleted)`.
+    /// `signedOut(.accountDeleted)` once the server deleted it, whatever the store does then.
+    ///
+    /// - Throws: what the request throws (the account was not deleted); after the deletion,
+    ///   ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` when the store holds the
+    ///   account's credentials and cannot remove them (a database that is down: they are never
+    ///   used again, and later calls retry the removal), or the ``/TokenStore/TokenStoreError``
+    ///   of a store that cannot be locked or read.
     public func deleteAccount() async throws {
         let memberID = try await signedInAccountID()
         try await request { server, token in try await MemberAPI.deleteMe(server: server, accessToken: token) }
         await startNewGeneration()
-        try await tokenStore.withExclusiveAccess { [tokenStore] in
-            // Another program may have signed in as someone else meanwhile: keep that session.
-            if try await tokenStore.load()?.memberID == memberID { try await tokenStore.clear() }
+        // The account is gone on the server whatever the store does now: `signedOut` is sent
+        // in every case, and credentials the store cannot remove are remembered as dead.
+        let outcome: Result<(kept: Credentials?, error: TokenStoreError?), any Error>
+        do {
+            outcome = .success(try await tokenStore.withExclusiveAccess { [tokenStore] in
+                // Another program may have signed in as someone else meanwhile: keep that session.
+                guard let stored = try await tokenStore.load(), stored.memberID == memberID else { return (nil, nil) }
+                do {
+                    try await tokenStore.clear()
+                    return (nil, nil)
+                } catch let error as TokenStoreError {
+                    return (stored, error)
+                }
+            })
+        } catch {
+            outcome = .failure(error)
         }
         broadcaster.send(.signedOut(.accountDeleted))
+        switch outcome {
+        case .success((let kept?, let error?)):
+            throw rememberEndedSession(kept, reason: .accountDeleted, storeError: error)
+        case .success:
+            return
+        case .failure(let error):
+            throw error
+        }
     }
 }

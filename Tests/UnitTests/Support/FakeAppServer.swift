@@ -144,6 +144,14 @@ final class FakeAppServer: Sendable {
         case (.post, "/v1/auth/sign-out"):
             state.withLock { $0.signOutRequests += 1 }
             return .status(204)
+        case (.delete, "/v1/members/me"):
+            // The account and every session of it are gone.
+            state.withLock { state in
+                let memberID = state.validAccessTokens[token]
+                state.validAccessTokens = state.validAccessTokens.filter { $0.value != memberID }
+                state.refreshTokens = state.refreshTokens.filter { $0.value.memberID != memberID }
+            }
+            return .status(204)
         default:
             return .json(404, #"{"error":{"code":"not_found","message":"no route"}}"#)
         }

@@ -15,7 +15,7 @@ struct DatabaseURL: Sendable {
     /// `postgres://user@host:port/database`: never the password.
     let redacted: String
     /// Tells a refused login from a database that is down (see ``LoginProbe``).
-    let loginProbe: LoginProbe?
+    let loginProbe: LoginProbe
 
     init(_ text: String) throws(TokenStoreError) {
         func invalid(_ why: String) -> TokenStoreError {
@@ -43,11 +43,12 @@ struct DatabaseURL: Sendable {
         }
 
         let tls: PostgresClient.Configuration.TLS
+        let probeTLS: LoginProbe.TLSMode
         let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
         switch sslMode {
-        case "disable": tls = .disable
-        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        case "disable": (tls, probeTLS) = (.disable, .disable)
+        case "prefer", "allow": (tls, probeTLS) = (.prefer(.makeClientConfiguration()), .prefer)
+        case "require", "verify-ca", "verify-full": (tls, probeTLS) = (.require(.makeClientConfiguration()), .require)
         default: throw invalid("has an unknown sslmode (\(sslMode)); use disable, prefer or require")
         }
         if let other = components.queryItems?.first(where: { $0.name != "sslmode" }) {
@@ -61,7 +62,7 @@ struct DatabaseURL: Sendable {
         )
         redacted = "postgres://\(user)@\(bracketedHost):\(port)/\(database.isEmpty ? user : database)"
         loginProbe = LoginProbe(host: host, port: port, username: user, password: password,
-                                database: database.isEmpty ? nil : database, sslMode: sslMode)
+                                database: database.isEmpty ? nil : database, tls: probeTLS)
     }
 
     /// `postgres://user@host:port/database` for a configuration given by the caller.

@@ -16,19 +16,18 @@ struct LoginProbe: Sendable {
         sqlState.hasPrefix("28") || sqlState == "3D000"
     }
 
-    /// A probe with the URL's settings; `nil` when its TLS settings cannot be built here.
-    init?(host: String, port: Int, username: String, password: String?, database: String?, sslMode: String) {
-        let tls: PostgresConnection.Configuration.TLS
-        switch sslMode {
-        case "disable":
-            tls = .disable
-        default:
-            guard let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) else { return nil }
-            tls = sslMode == "prefer" || sslMode == "allow" ? .prefer(context) : .require(context)
-        }
+    /// What the connection does about TLS, as the URL's `sslmode` says.
+    enum TLSMode: Sendable {
+        case disable, prefer, require
+    }
+    private let tlsMode: TLSMode
+
+    /// A probe with the URL's settings.
+    init(host: String, port: Int, username: String, password: String?, database: String?, tls: TLSMode) {
         configuration = PostgresConnection.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls
+            host: host, port: port, username: username, password: password, database: database, tls: .disable
         )
+        tlsMode = tls
     }
 
     /// The refused login, as a non-transient ``TokenStoreError`` (`database`), or `nil` when
@@ -37,6 +36,11 @@ struct LoginProbe: Sendable {
     func refusal(location: String, within timeout: Duration) async -> TokenStoreError? {
         let logger = Logger(label: "PostgresTokenStore.LoginProbe", factory: { _ in SwiftLogNoOpLogHandler() })
         var configuration = self.configuration
+        if tlsMode != .disable {
+            // Built only when a probe runs (rarely): a TLS context loads the system's roots.
+            guard let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) else { return nil }
+            configuration.tls = tlsMode == .prefer ? .prefer(context) : .require(context)
+        }
         let limit = min(timeout, .seconds(5))
         configuration.options.connectTimeout = .milliseconds(max(100, Int64(limit / .milliseconds(1))))
         do {
