@@ -30,6 +30,7 @@ extension RepositoryService {
         // The store no longer holds the credentials of an ended session (if it did); these
         // are used even if they are the same tokens: the caller says they are good.
         endedCredentials.withLock { $0 = nil }
+        overtakenRotation.withLock { $0 = nil }
         broadcaster.send(.signedIn(accountID: accountID))
         return accountID
     }
@@ -83,6 +84,12 @@ extension RepositoryService {
             credentials = readable
             localError = readable == nil ? nil : error
         }
+        // A refresh this sign-out overtook may have got new tokens from the server while the
+        // sign-out waited for the store: those are the live ones (taken once).
+        let overtaken = overtakenRotation.withLock { value in
+            defer { value = nil }
+            return value
+        }
         guard var credentials else {
             return SignOutResult(wasSignedIn: false, serverError: nil)
         }
@@ -92,9 +99,12 @@ extension RepositoryService {
             if localError == nil { endedCredentials.withLock { if $0 == ended { $0 = nil } } }
             return SignOutResult(wasSignedIn: false, serverError: nil, localError: localError)
         }
-        // Rotated credentials the store could not take are the live ones: revoke those.
+        // Rotated credentials the store could not take, or that a refresh got after this
+        // sign-out began, are the live ones: revoke those.
         if let pending, pending.replaced.refreshToken == credentials.refreshToken {
             credentials = pending.renewed
+        } else if let overtaken, overtaken.replaced.refreshToken == credentials.refreshToken {
+            credentials = overtaken.renewed
         }
         broadcaster.send(.signedOut(.userSignedOut))
         return SignOutResult(wasSignedIn: true, serverError: await revoke(credentials), localError: localError)

@@ -70,6 +70,10 @@ public final class RepositoryService: Sendable {
     /// token) but that the store could not remove: known by a fingerprint of their refresh
     /// token, never presented to the server again, removed by the next call that can.
     let endedCredentials = LockedValue<EndedCredentials?>(nil)
+    /// Rotated credentials a refresh got after a sign-out or sign-in had moved on (not saved,
+    /// by rule 6): a sign-out waiting for the store revokes these, the live ones, instead of
+    /// the stored ones the server already retired.
+    let overtakenRotation = LockedValue<UnsavedCredentials?>(nil)
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -267,6 +271,11 @@ public final class RepositoryService: Sendable {
         }
         let renewed = credentials(from: tokens, accountID: stored.memberID, requestedAt: requestedAt)
         guard await coordinator.currentGeneration == generation else {
+            // A sign-out (or sign-in) moved on while the server rotated: nothing is written,
+            // but the sign-out waiting for the store must revoke these, not the retired ones.
+            if let fromStore {
+                overtakenRotation.withLock { $0 = UnsavedCredentials(replaced: fromStore, renewed: renewed, generation: generation) }
+            }
             throw SessionError(.sessionEnded, reason: .userSignedOut)
         }
         do {

@@ -194,6 +194,22 @@ struct RepositoryServiceTests {
         #expect(try await store.load() == nil)
     }
 
+    @Test("a sign-out while a refresh is in flight revokes the tokens that refresh got, not the ones the server retired")
+    func signOutRevokesTheOvertakenRotation() async throws {
+        let (store, service, gate, call) = try await startCallWithHungRefresh()
+        let signOut = Task { try await service.signOut() }
+        try await Task.sleep(for: .milliseconds(50))
+        await gate.open()
+
+        let result = try await signOut.value
+        await #expect(throws: SessionError.self) { try await call.value }
+        #expect(result.wasSignedIn)
+        #expect(result.serverError == nil, "the server was told with the live tokens: \(String(describing: result.serverError))")
+        #expect(fake.signOutRequests == 1)
+        #expect(fake.refreshRequests == 1, "the retired refresh token was presented again")
+        #expect(try await store.load() == nil)
+    }
+
     @Test("a caller cancelled while it waits for a shared refresh stops waiting; the refresh goes on for the others")
     func cancelledWaiter() async throws {
         let (_, service, gate, first) = try await startCallWithHungRefresh()

@@ -61,6 +61,7 @@ final class FakeAppServer: Sendable {
     }
 
     var refreshRequests: Int { state.withLock { $0.refreshRequests } }
+    var signOutRequests: Int { state.withLock { $0.signOutRequests } }
     var unauthorizedResponses: Int { state.withLock { $0.unauthorizedResponses } }
     var apiRequests: [String] { state.withLock { $0.apiRequests } }
     var requests: [HTTPRequest] { transport.requests }
