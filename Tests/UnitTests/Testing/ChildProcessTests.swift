@@ -20,7 +20,7 @@ struct ChildProcessTests {
         defer { close(held) }
         let output = folder.appendingPathComponent("out.txt")
         let status = try ChildProcess.runToCompletion(
-            ["/bin/sh", "-c", "if { true <&\(held); } 2>/dev/null; then echo inherited; else echo closed; fi; echo written >&2"],
+            ["/bin/sh", "-c", "if [ -e /dev/fd/\(held) ]; then echo inherited; else echo closed; fi; echo written >&2"],
             outputPath: output.path)
         let text = try String(contentsOf: output, encoding: .utf8)
         #expect(status == 0)
