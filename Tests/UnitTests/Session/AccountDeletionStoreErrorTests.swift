@@ -39,14 +39,7 @@ struct AccountDeletionStoreErrorTests {
         #expect(try await store.load() == nil)
 
         // One signedOut(accountDeleted), and nothing else, up to the next sign-in.
-        let fresh = fake.issueCredentials()
-        try await service.startSession(tokens: Tokens(accessToken: AccessToken(fresh.accessToken), refreshToken: fresh.refreshToken),
-                                       accountID: fresh.memberID)
-        var received: [SessionEvent] = []
-        for await event in events {
-            received.append(event)
-            if case .signedIn = event { break }
-        }
+        let received = try await eventsUpToNextSignIn(of: service, on: fake, from: events)
         #expect(received.filter { if case .signedOut = $0 { true } else { false } } == [.signedOut(.accountDeleted)])
     }
 }

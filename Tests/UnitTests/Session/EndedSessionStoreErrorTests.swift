@@ -39,15 +39,7 @@ struct EndedSessionStoreErrorTests {
     /// Signs in again and returns every event up to that `signedIn`: so a test can check that
     /// no other event was sent without waiting for one.
     func eventsUpToNextSignIn() async throws -> [SessionEvent] {
-        let fresh = fake.issueCredentials()
-        try await service.startSession(tokens: Tokens(accessToken: AccessToken(fresh.accessToken), refreshToken: fresh.refreshToken),
-                                       accountID: fresh.memberID)
-        var received: [SessionEvent] = []
-        for await event in events {
-            received.append(event)
-            if case .signedIn = event { break }
-        }
-        return received
+        try await UnitTests.eventsUpToNextSignIn(of: service, on: fake, from: events)
     }
 
     @Test("when the server rejects the refresh token and the store cannot be cleared, the call says the session ended but its credentials stay, with the store's error")
