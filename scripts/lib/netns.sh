@@ -48,6 +48,13 @@ _netns_err() {
     echo "netns: $*" >&2
 }
 
+# Says why namespaces cannot be had (NETNS_REASON, and on stderr); returns 1.
+_netns_refuse() {
+    NETNS_REASON=$1
+    _netns_err "$NETNS_REASON"
+    return 1
+}
+
 _netns_ip() {
     command -v ip 2>/dev/null || { [ -x /usr/sbin/ip ] && echo /usr/sbin/ip; } || { [ -x /sbin/ip ] && echo /sbin/ip; }
 }
@@ -133,31 +140,21 @@ netns_up() {
     local dir=${1:?usage: netns_up DIR HOSTS} hosts=${2:?usage: netns_up DIR HOSTS} ip k i ns veth names="" addresses=""
     NETNS_REASON=""
     if ! [[ $hosts =~ ^[0-9]+$ ]] || [ "$hosts" -lt 1 ] || [ "$hosts" -gt 200 ]; then
-        NETNS_REASON="HOSTS must be a number from 1 to 200, not '$hosts'"
-        _netns_err "$NETNS_REASON"
-        return 1
+        _netns_refuse "HOSTS must be a number from 1 to 200, not '$hosts'"; return
     fi
     if [ "$(id -u)" != 0 ]; then
-        NETNS_REASON="not root: network namespaces need CAP_NET_ADMIN and CAP_SYS_ADMIN"
-        _netns_err "$NETNS_REASON"
-        return 1
+        _netns_refuse "not root: network namespaces need CAP_NET_ADMIN and CAP_SYS_ADMIN"; return
     fi
     if ! ip=$(_netns_ip); then
-        NETNS_REASON="no ip command (Debian: apt-get install iproute2)"
-        _netns_err "$NETNS_REASON"
-        return 1
+        _netns_refuse "no ip command (Debian: apt-get install iproute2)"; return
     fi
     if ! mkdir -p "$dir" "$_netns_state_root"; then
-        NETNS_REASON="cannot create $dir or $_netns_state_root"
-        _netns_err "$NETNS_REASON"
-        return 1
+        _netns_refuse "cannot create $dir or $_netns_state_root"; return
     fi
 
     # A /24 that nothing on this machine routes yet, and that no other run holds.
     if ! k=$(_netns_locked _netns_claim "$ip") || [ -z "$k" ]; then
-        NETNS_REASON="no free subnet in 10.77.0.0/16 (or $_netns_state_root/.lock is held)"
-        _netns_err "$NETNS_REASON"
-        return 1
+        _netns_refuse "no free subnet in 10.77.0.0/16 (or $_netns_state_root/.lock is held)"; return
     fi
     printf '%s\n' "$k" >"$dir/index"
 
@@ -171,8 +168,7 @@ netns_up() {
             _netns_try "$ip" addr add "10.77.$k.1/24" dev "asdkbr$k" &&
             _netns_try "$ip" link set "asdkbr$k" up
     }; then
-        NETNS_REASON="'${step}' failed: $(cat "$dir/error" 2>/dev/null)"
-        _netns_err "$NETNS_REASON"
+        _netns_refuse "'${step}' failed: $(cat "$dir/error" 2>/dev/null)"
         netns_down "$dir"
         return 1
     fi
@@ -187,8 +183,7 @@ netns_up() {
                 _netns_try "$ip" -n "$ns" link set eth0 up &&
                 _netns_try "$ip" -n "$ns" link set lo up
         }; then
-            NETNS_REASON="'${step}' failed: $(cat "$dir/error" 2>/dev/null)"
-            _netns_err "$NETNS_REASON"
+            _netns_refuse "'${step}' failed: $(cat "$dir/error" 2>/dev/null)"
             netns_down "$dir"
             return 1
         fi

@@ -59,7 +59,7 @@ struct FleetCommand: AsyncParsableCommand {
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("app-bench-fleet-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let location = StoreLocation(choice: .postgres, path: "", keyFile: keyFile, account: account)
+        let location = WorkerStore(choice: .postgres, path: "", keyFile: keyFile, account: account)
         let fleet = MultiProcessRun(server: server, location: location, lifetime: lifetime, hosts: hosts, perHost: perHost,
                                     workerArguments: ["--seconds", "\(seconds)", "--interval", "\(interval)"]
                                         + (fault == .killLockHolder ? ["--announce-sections"] : []),

@@ -8,7 +8,7 @@ import TokenStore
 /// starts the workers, and measures at the server what they did together.
 struct MultiProcessRun {
     var server: ServerOption
-    var location: StoreLocation
+    var location: WorkerStore
     /// The server's access-token lifetime, in seconds.
     var lifetime: Double
     var hosts: Int

@@ -21,7 +21,7 @@ struct ProcessesCommand: AsyncParsableCommand {
         print(MultiProcessRun.header)
         var met = true
         for store in stores {
-            let location = StoreLocation(choice: store, path: folder.appendingPathComponent("\(store.rawValue)/tokens").path,
+            let location = WorkerStore(choice: store, path: folder.appendingPathComponent("\(store.rawValue)/tokens").path,
                                          keyFile: folder.appendingPathComponent("\(store.rawValue)/key").path, account: "bench")
             let run = MultiProcessRun(server: server, location: location, lifetime: lifetime, hosts: 1, perHost: processes,
                                       workerArguments: ["--calls", "\(calls)", "--interval", "\(interval)"],

@@ -21,7 +21,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Flag(help: "Say on standard output when entering the store's exclusive section.") var announceSections = false
 
     func run() async throws {
-        let location = StoreLocation(choice: store, path: path, keyFile: keyFile, account: account)
+        let location = WorkerStore(choice: store, path: path, keyFile: keyFile, account: account)
         var tokenStore = try await location.open()
         if announceSections { tokenStore = AnnouncingTokenStore(wrapped: tokenStore) }
         let service = RepositoryService(server: try server.makeServer(transport: URLSessionTransport(timeout: 30)), tokenStore: tokenStore)

@@ -51,29 +51,19 @@ extension RepositoryService {
         await startNewGeneration()
         // The account is gone on the server whatever the store does now: `signedOut` is sent
         // in every case, and credentials the store cannot remove are remembered as dead.
-        let outcome: Result<(kept: Credentials?, error: TokenStoreError?), any Error>
-        do {
-            outcome = .success(try await tokenStore.withExclusiveAccess { [tokenStore] in
-                // Another program may have signed in as someone else meanwhile: keep that session.
-                guard let stored = try await tokenStore.load(), stored.memberID == memberID else { return (nil, nil) }
-                do {
-                    try await tokenStore.clear()
-                    return (nil, nil)
-                } catch let error as TokenStoreError {
-                    return (stored, error)
-                }
-            })
-        } catch {
-            outcome = .failure(error)
+        defer { broadcaster.send(.signedOut(.accountDeleted)) }
+        let kept: (credentials: Credentials, error: TokenStoreError)? = try await tokenStore.withExclusiveAccess { [tokenStore] in
+            // Another program may have signed in as someone else meanwhile: keep that session.
+            guard let stored = try await tokenStore.load(), stored.memberID == memberID else { return nil }
+            do {
+                try await tokenStore.clear()
+                return nil
+            } catch let error as TokenStoreError {
+                return (stored, error)
+            }
         }
-        broadcaster.send(.signedOut(.accountDeleted))
-        switch outcome {
-        case .success((let kept?, let error?)):
-            throw rememberEndedSession(kept, reason: .accountDeleted, storeError: error)
-        case .success:
-            return
-        case .failure(let error):
-            throw error
+        if let kept {
+            throw rememberEndedSession(kept.credentials, reason: .accountDeleted, storeError: kept.error)
         }
     }
 }

@@ -33,9 +33,7 @@ enum DatabaseErrors {
             )
         }
         let sqlState = error.serverInfo?[.sqlState]
-        let failure = PostgresTokenStoreFailure(
-            sqlState: sqlState, serverMessage: error.serverInfo?[.message], clientError: error.code.description
-        )
+        let failure = PostgresTokenStoreFailure(error)
         if let sqlState {
             let kind: TokenStoreError.Kind = isTransient(sqlState: sqlState) ? .unavailable : .database
             return TokenStoreError(kind: kind, path: location, reason: "\(what) failed: \(failure)", underlyingError: failure)
@@ -51,5 +49,12 @@ enum DatabaseErrors {
                 kind: .database, path: location, reason: "\(what) failed: \(error.code)", underlyingError: failure
             )
         }
+    }
+}
+
+extension PostgresTokenStoreFailure {
+    /// What a `PSQLError` says, without its query or binds.
+    init(_ error: PSQLError) {
+        self.init(sqlState: error.serverInfo?[.sqlState], serverMessage: error.serverInfo?[.message], clientError: error.code.description)
     }
 }

@@ -49,9 +49,7 @@ struct LoginProbe: Sendable {
             return nil
         } catch let error as PSQLError {
             guard let sqlState = error.serverInfo?[.sqlState], Self.isRefusedLogin(sqlState: sqlState) else { return nil }
-            let failure = PostgresTokenStoreFailure(
-                sqlState: sqlState, serverMessage: error.serverInfo?[.message], clientError: error.code.description
-            )
+            let failure = PostgresTokenStoreFailure(error)
             return TokenStoreError(
                 kind: .database, path: location,
                 reason: "connecting failed: the database refused the login (\(failure))", underlyingError: failure
