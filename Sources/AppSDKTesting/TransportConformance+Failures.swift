@@ -7,11 +7,10 @@ import Testing
 extension TransportConformance {
     /// A port nobody listens on is `.cannotConnect` (transient), and fails at once.
     public func refusedConnectionCannotConnect() async throws {
-        let http = try LoopbackHTTPServer { _ in .respond(status: 204) }
-        let closedPort = http.port
-        http.stop()
+        let closed = try ClosedLoopbackPort()
+        defer { closed.release() }
         let started = ContinuousClock.now
-        let error = await transportError(sending: request(.get, "http://127.0.0.1:\(closedPort)", "/v1/ping"),
+        let error = await transportError(sending: request(.get, closed.baseURL, "/v1/ping"),
                                          through: transport(timeout: 10))
         #expect(error?.kind == .cannotConnect, "\(String(describing: error))")
         #expect(error?.isTransient == true)
@@ -94,13 +93,12 @@ extension TransportConformance {
     public func errorsNeverShowTheAuthorizationHeader() async throws {
         let dropping = try LoopbackHTTPServer { _ in .dropConnection }
         defer { dropping.stop() }
-        let refused = try LoopbackHTTPServer { _ in .respond(status: 204) }
-        let refusedURL = refused.baseURL
-        refused.stop()
+        let refused = try ClosedLoopbackPort()
+        defer { refused.release() }
         let headers = ["Authorization": "Bearer \(Self.token.rawValue)", "X-Api-Key": Self.shortSecret,
                        "X-Note": "Bearer \(Self.shortSecret)"]
         var texts: [String] = []
-        for baseURL in [dropping.baseURL, refusedURL] {
+        for baseURL in [dropping.baseURL, refused.baseURL] {
             let error = await transportError(sending: request(.get, baseURL, "/v1/me", headers: headers), through: transport())
             guard let error else { continue }
             var dumped = ""

@@ -1,11 +1,6 @@
 import AppSDKTesting
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension CLITests {
     @Suite("Not signed in (65) and server errors (67)")
@@ -53,7 +48,9 @@ extension CLITests {
             let cli = try CLIProcess()
             defer { cli.remove() }
             try await cli.signUp(cli.fileStore())
-            let outcome = try await cli.run("app-member", ["whoami", "--server", "http://127.0.0.1:\(try Self.closedPort())"] + cli.fileStore(),
+            let closed = try ClosedLoopbackPort()
+            defer { closed.release() }
+            let outcome = try await cli.run("app-member", ["whoami", "--server", closed.baseURL] + cli.fileStore(),
                                             timeout: 40)
             #expect(outcome.status == Exit.server, "\(outcome)")
             #expect(outcome.output.isEmpty)
@@ -66,29 +63,6 @@ extension CLITests {
             try await cli.signUp(cli.fileStore())
             let outcome = try await cli.run("app-member", ["posts", "show", "999999999"] + cli.fileStore())
             #expect(outcome.status == Exit.rejected, "\(outcome)")
-        }
-
-        /// A loopback port nothing listens on: bound to find a free one, then closed.
-        static func closedPort() throws -> Int {
-            #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-            #endif
-            guard fd >= 0 else { throw TestSetupError("socket() failed") }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-                }
-            }
-            guard bound else { throw TestSetupError("bind() failed") }
-            return Int(UInt16(bigEndian: address.sin_port))
         }
     }
 }
