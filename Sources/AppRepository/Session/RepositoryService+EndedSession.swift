@@ -62,6 +62,12 @@ extension RepositoryService {
         } catch {
             throw SessionError(.sessionEndedCredentialsNotRemoved, reason: ended.reason, underlying: error)
         }
+        forgetEndedSession(ended)
+    }
+
+    /// Forgets `ended` once the store no longer holds its credentials (unless another ended
+    /// session has replaced it in memory meanwhile).
+    func forgetEndedSession(_ ended: EndedCredentials) {
         endedCredentials.withLock { if $0 == ended { $0 = nil } }
     }
 
@@ -77,7 +83,7 @@ extension RepositoryService {
                 let stored = try await tokenStore.load()
                 guard let stored, ended.matches(stored) else {
                     // Another program cleared or replaced them meanwhile: nothing to remove.
-                    endedCredentials.withLock { if $0 == ended { $0 = nil } }
+                    forgetEndedSession(ended)
                     return stored
                 }
                 try await removeEndedCredentialsInsideExclusiveSection(ended)

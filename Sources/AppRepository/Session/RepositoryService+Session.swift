@@ -96,7 +96,7 @@ extension RepositoryService {
         if let ended = endedSession(of: credentials) {
             // The server already ended this session and `signedOut` was sent: the rejected
             // refresh token is not presented again; only the local copy had to go.
-            if localError == nil { endedCredentials.withLock { if $0 == ended { $0 = nil } } }
+            if localError == nil { forgetEndedSession(ended) }
             return SignOutResult(wasSignedIn: false, serverError: nil, localError: localError)
         }
         // Rotated credentials the store could not take, or that a refresh got after this
