@@ -66,6 +66,11 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     /// RFC 7009: the server does not revoke this type of token.
     public static let unsupportedTokenType: ServerErrorCode = "unsupported_token_type"
 
+    // Django REST framework
+
+    /// djangorestframework-simplejwt (401): the token, access or refresh, is invalid or expired.
+    public static let tokenNotValid: ServerErrorCode = "token_not_valid"
+
     /// The raw code.
     public var description: String { rawValue }
 }

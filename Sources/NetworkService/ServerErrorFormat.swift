@@ -4,7 +4,7 @@ public import Foundation
 /// that ``NetworkError`` carries (``NetworkError/serverErrorCode``, ``NetworkError/serverMessage``),
 /// so that rules such as "the refresh token was rejected" can tell one 401 from another.
 ///
-/// Set it per server; the default, ``standard``, reads the three common shapes:
+/// Set it per server; the default, ``standard``, reads the four common shapes:
 ///
 /// ```swift
 /// var server = try Server(baseURL: "https://auth.example.com")
@@ -44,6 +44,15 @@ public struct ServerErrorFormat: Sendable {
         return ServerErrorDetails(code: ServerErrorCode(rawValue: error), message: parameters["error_description"])
     }
 
+    /// Django REST framework (and djangorestframework-simplejwt): `{"detail": "…", "code": "…"}`,
+    /// for example `{"detail": "Given token not valid for any token type", "code": "token_not_valid"}`.
+    /// A body with a `detail` but no `code` is not claimed (there is no code to read); its start
+    /// stays in ``NetworkError/responseSnippet``.
+    public static let djangoRESTFramework = ServerErrorFormat { _, body in
+        guard let reply = try? JSONDecoder().decode(DjangoRESTFrameworkError.self, from: body), !reply.code.isEmpty else { return nil }
+        return ServerErrorDetails(code: ServerErrorCode(rawValue: reply.code), message: reply.detail)
+    }
+
     /// The first format of `formats` that reads the response.
     public static func firstMatch(_ formats: [ServerErrorFormat]) -> ServerErrorFormat {
         ServerErrorFormat { response, body in
@@ -55,8 +64,9 @@ public struct ServerErrorFormat: Sendable {
     }
 
     /// The default: ``appAPI``, else ``bearerChallenge`` (the RFC 6750 header says more than
-    /// a framework's generic `{"error": "Unauthorized"}` body), else ``oauth2``.
-    public static let standard = firstMatch([.appAPI, .bearerChallenge, .oauth2])
+    /// a framework's generic `{"error": "Unauthorized"}` body), else ``oauth2``, else
+    /// ``djangoRESTFramework``.
+    public static let standard = firstMatch([.appAPI, .bearerChallenge, .oauth2, .djangoRESTFramework])
 }
 
 /// The code and message a server sent with a failure.
@@ -80,6 +90,12 @@ private struct AppErrorEnvelope: Decodable {
         let message: String?
     }
     let error: Body
+}
+
+/// `{"detail": …, "code": …}`.
+private struct DjangoRESTFrameworkError: Decodable {
+    let detail: String
+    let code: String
 }
 
 /// `{"error": …, "error_description": …}`.
