@@ -20,8 +20,10 @@ public import TokenStore
 /// 1. an access token that expires within the margin of ``Configuration/refreshTiming`` (the
 ///    time a refresh takes, with room to spare, at most a tenth of its lifetime) is refreshed
 ///    before the call;
-/// 2. a call that fails with an authentication failure is retried once after a refresh; a
-///    second failure goes to the caller (at most one refresh per call, never a loop);
+/// 2. a call that fails with an authentication failure (under
+///    ``Configuration/authenticationFailurePolicy``: a 401, a 403 whose challenge says
+///    `invalid_token`, a bare 403 only when the policy opts in) is retried once after a refresh;
+///    a second failure goes to the caller (at most one refresh per call, never a loop);
 /// 3. refreshes are single-flight in the process and run inside the store's cross-process
 ///    exclusive section, which re-reads the store first: if another process already replaced
 ///    the failed token, that one is used and the server is not called;
@@ -37,7 +39,8 @@ public import TokenStore
 /// 6. a refresh that finishes after a sign-out or another sign-in writes nothing;
 /// 7. a loop (the server refusing fresh tokens before they were due) is stopped by the
 ///    ``RefreshWindow`` with ``SessionError/Kind/refreshLimitExceeded``; refreshes of tokens
-///    that were due never count.
+///    that were due never count. A bare 403 (opted in) the window refuses to refresh for
+///    reaches the caller as the server's 403 (a permission refusal, most likely).
 ///
 /// The engine serves any server through presets in its ``Configuration``: the app's own
 /// (``Configuration/appAPI``, the default), OAuth 2.0 (``Configuration/oauth2(_:)``) and a
@@ -125,7 +128,15 @@ public final class RepositoryService: Sendable {
         do {
             return try await call(handler, with: credentials)
         } catch let error as NetworkError where !refreshed && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
-            credentials = try await refresh(after: credentials)
+            do {
+                credentials = try await refresh(after: credentials)
+            } catch let limit as SessionError where limit.kind == .refreshLimitExceeded
+                        && error.statusCode == 403 && !error.isAuthenticationFailure {
+                // A bare 403 (counted only because the policy opts in) on a token that was not
+                // due, again and again: a permission refusal far more likely than a loop of
+                // expired tokens; the caller gets the server's answer.
+                throw error
+            }
             return try await call(handler, with: credentials)
         }
     }
@@ -137,9 +148,11 @@ public final class RepositoryService: Sendable {
             noteAccepted(credentials.accessToken)
             return result
         } catch let error as NetworkError where [403, 404, 409, 422].contains(error.statusCode ?? 0)
-                    && error.serverErrorCode != nil {
+                    && error.serverErrorCode != nil
+                    && !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
             // A contract error such as 404 or 403 from the API itself got past authentication;
-            // a gateway's 5xx, a 429 or a bare 404 says nothing about the token.
+            // a gateway's 5xx, a 429 or a bare 404 says nothing about the token, and a 403 that
+            // counts as an authentication failure (`invalid_token`, or opted in) refused it.
             noteAccepted(credentials.accessToken)
             throw error
         }
