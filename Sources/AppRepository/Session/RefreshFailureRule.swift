@@ -1,7 +1,16 @@
 public import NetworkService
 
 /// Which refresh failures end the session (clear the store, send `signedOut`) rather than
-/// being reported as transient. Every failure the rule does not claim keeps the credentials.
+/// being reported as transient.
+///
+/// A rule names the answers that mean "this refresh token is dead" (with
+/// ``SignOutReason/refreshTokenRejected(_:)``). Whatever the rule says, the engine also ends the
+/// session on any other 4xx from the refresh call except 408 and 429 (``refusedRequest``, with
+/// ``SignOutReason/refreshRefused(status:code:)``): the refresh request is the same bytes every
+/// time (the stored refresh token, the same fields), so a server that refused it will refuse
+/// it again, and presenting it on every call would go on for ever. Every other failure (no
+/// connection, a timeout, 408, 429, 5xx, a garbled answer) keeps the credentials and is
+/// transient (``SessionError/Kind/refreshFailed``).
 ///
 /// ```swift
 /// // OAuth 2.0: invalid_grant, whether the server answers 400 (RFC 6749) or 401.
@@ -43,6 +52,22 @@ public struct RefreshFailureRule: Sendable {
     public static let rejectedByServer = RefreshFailureRule { error in
         rejecting(status: 401, codes: nil).sessionEndingReason(error)
             ?? rejecting(status: 400, codes: [.invalidGrant]).sessionEndingReason(error)
+    }
+
+    /// Any 4xx except 408 (request timeout) and 429 (too many requests): a refresh request the
+    /// server refused and would refuse again, whatever the reason (a server that rejects
+    /// refresh tokens with 403, a 400 other than `invalid_grant`, a wrong path or field name).
+    /// The engine applies it after the configured rule, so the session ends at the first such
+    /// answer with ``SignOutReason/refreshRefused(status:code:)``.
+    ///
+    /// At the first, not after a few: the answer is what the server says to this exact request,
+    /// and a count of answers could not be kept across the processes that share a store (a
+    /// command-line front end makes one call per process, so a count above one would never be
+    /// reached there and each run would present the dead token again).
+    public static let refusedRequest = RefreshFailureRule { error in
+        guard let error = error as? NetworkError, error.kind == .httpStatus, let status = error.statusCode,
+              (400...499).contains(status), status != 408, status != 429 else { return nil }
+        return .refreshRefused(status: status, code: error.serverErrorCode)
     }
 
     /// RFC 6749 §5.2: `invalid_grant` (the refresh token is invalid, expired, revoked or was

@@ -30,8 +30,10 @@ public import TokenStore
 /// 4. the new credentials (with the rotated refresh token) are saved before the new access
 ///    token is used;
 /// 5. the server rejecting the refresh token ends the session (store cleared, `signedOut`
-///    event, ``SessionError/Kind/sessionEnded``); any other refresh failure keeps the
-///    credentials and throws ``SessionError/Kind/refreshFailed`` (transient). When the store
+///    event, ``SessionError/Kind/sessionEnded``), and so does any other 4xx from the refresh
+///    call except 408 and 429, whatever the rule says (``RefreshFailureRule/refusedRequest``:
+///    repeating the request cannot succeed); any other refresh failure keeps the credentials
+///    and throws ``SessionError/Kind/refreshFailed`` (transient). When the store
 ///    cannot be cleared (a database that is down), the call throws
 ///    ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` instead, and the service
 ///    remembers those credentials as dead: they are never presented again, `signedOut` is not
@@ -266,7 +268,10 @@ public final class RepositoryService: Sendable {
             guard await coordinator.currentGeneration == generation else {
                 throw SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
             }
-            if let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error) {
+            // The rule's reason, else any 4xx but 408 and 429: a refused request that repeating
+            // cannot change (RefreshFailureRule.refusedRequest says why at the first answer).
+            if let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
+                ?? RefreshFailureRule.refusedRequest.sessionEndingReason(error) {
                 unsaved.withLock { $0 = nil }
                 _ = await coordinator.endGeneration(from: generation)
                 broadcaster.send(.signedOut(reason))

@@ -30,6 +30,12 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
     /// The server refused the refresh token (for example `invalid_refresh_token`, or
     /// `refresh_token_reused` after another device used a stolen or stale copy).
     case refreshTokenRejected(ServerErrorCode?)
+    /// The server refused the refresh request with a status that repeating it cannot change
+    /// (a 4xx other than 408 and 429) which the ``RefreshFailureRule`` does not name: for
+    /// example a server that rejects refresh tokens with 403, a 400 other than `invalid_grant`,
+    /// or a refresh call the server cannot read (a wrong path or field name). The status and
+    /// the server's code, if it sent one.
+    case refreshRefused(status: Int, code: ServerErrorCode?)
     /// Another process sharing the token store signed out (the store was found empty).
     case endedElsewhere
     /// Another process sharing the token store signed in as a different member.
@@ -42,6 +48,8 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
         case .accountDeleted: "the account was deleted"
         case let .refreshTokenRejected(code):
             "the server rejected the refresh token" + (code.map { " (\($0))" } ?? "")
+        case let .refreshRefused(status, code):
+            "the server refused the refresh request (HTTP \(status)" + (code.map { " \($0)" } ?? "") + ")"
         case .endedElsewhere: "signed out by another program sharing the token store"
         case .replacedByAnotherMember: "another member signed in through another program sharing the token store"
         }

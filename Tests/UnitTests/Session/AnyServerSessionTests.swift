@@ -214,8 +214,8 @@ struct AnyServerSessionTests {
         #expect(try await store.load() == nil)
     }
 
-    @Test("a refresher of your own keeps the credentials when its refresh is answered 400 for another reason than invalid_grant")
-    func customRefresherKeepsCredentialsOnBadRequest() async throws {
+    @Test("a refresher of your own ends the session when its refresh is answered 400 for another reason than invalid_grant, naming the status")
+    func customRefresherEndsSessionOnBadRequest() async throws {
         let store = InMemoryTokenStore()
         var configuration = RepositoryService.Configuration()
         configuration.refresher = TokenRefresher { _, _ in
@@ -224,11 +224,12 @@ struct AnyServerSessionTests {
         }
         let service = makeService(configuration, store: store)
         try await signIn(service)
-        let before = try await store.load()
         clock.advance(by: 6)
+        // The same request would be refused again (RefusedRefreshTests): not transient.
         let error = await #expect(throws: SessionError.self) { try await me(service) }
-        #expect(error?.kind == .refreshFailed)
-        #expect(try await store.load() == before)
+        #expect(error?.kind == .sessionEnded)
+        #expect(error?.reason == .refreshRefused(status: 400, code: nil))
+        #expect(try await store.load() == nil)
     }
 
     @Test("a server that accepts each token once and then refuses it (expiry unknown) is stopped by the window")
