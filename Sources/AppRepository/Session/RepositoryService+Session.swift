@@ -16,14 +16,16 @@ extension RepositoryService {
     ///   - tokens: The session's tokens. Their expiry comes from ``Tokens/expiresIn``, else
     ///     ``Tokens/expiresAt``, else a JWT access token's `exp`, else is unknown.
     ///   - accountID: Whose session it is; `nil` reads the `sub` claim of a JWT access token.
+    ///     Pass it whenever the server's tokens are opaque or name the user in another claim
+    ///     (djangorestframework-simplejwt's `user_id`, say): the username the user signed in
+    ///     with will do.
     /// - Returns: The account id the session was stored under.
-    /// - Throws: ``SessionError`` (``SessionError/Kind/accountUnknown``) when there is no
-    ///   account id; ``TokenStoreError`` when the store cannot save.
+    /// - Throws: ``SessionError`` (``SessionError/Kind/accountUnknown``, whose message says
+    ///   what was missing: an opaque token, a JWT without `sub`, an empty id) when there is no
+    ///   account id; nothing is stored then. ``TokenStoreError`` when the store cannot save.
     @discardableResult
     public func startSession(tokens: Tokens, accountID: String? = nil) async throws -> String {
-        guard let accountID = accountID ?? UnverifiedJWT(tokens.accessToken.rawValue)?.subject, !accountID.isEmpty else {
-            throw SessionError(.accountUnknown)
-        }
+        let accountID = try Self.accountID(accountID, of: tokens)
         let credentials = credentials(from: tokens, accountID: accountID)
         await startNewGeneration()
         try await tokenStore.withExclusiveAccess { [tokenStore] in try await tokenStore.save(credentials) }
@@ -33,6 +35,27 @@ extension RepositoryService {
         overtakenRotation.withLock { $0 = nil }
         broadcaster.send(.signedIn(accountID: accountID))
         return accountID
+    }
+
+    /// `given`, else the `sub` claim of a JWT access token.
+    /// - Throws: ``SessionError/Kind/accountUnknown`` saying what was missing.
+    private static func accountID(_ given: String?, of tokens: Tokens) throws(SessionError) -> String {
+        let pass = "pass `accountID:` (the username the user signed in with, say)"
+        if let given {
+            guard !given.isEmpty else { throw SessionError(.accountUnknown, detail: "the account id given is empty: \(pass)") }
+            return given
+        }
+        guard let claims = UnverifiedJWT(tokens.accessToken.rawValue) else {
+            throw SessionError(.accountUnknown, detail: "no account id was given and the access token is not a JWT, "
+                + "so nothing names the account: \(pass)")
+        }
+        guard let subject = claims.subject, !subject.isEmpty else {
+            let what = claims.subject == nil ? "without a `sub` claim" : "whose `sub` claim is empty"
+            let names = claims.claimNames.isEmpty ? "none" : claims.claimNames.joined(separator: ", ")
+            throw SessionError(.accountUnknown, detail: "no account id was given and the access token is a JWT \(what) "
+                + "(its claims: \(names)): \(pass), or the claim that names the user")
+        }
+        return subject
     }
 
     /// Signs out: ends the session here always, and on the server when it can be reached.

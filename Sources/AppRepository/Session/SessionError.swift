@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why ``RepositoryService`` could not supply a working access token.
 ///
 /// Errors from the API call itself (a 404, a 403, a dropped connection) reach the caller as
@@ -38,8 +40,10 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// tokens than the ``RefreshWindow`` allows: a loop, so the SDK stops refreshing for
         /// a while instead. Refreshes of tokens that were due never count.
         public static let refreshLimitExceeded = Kind(rawValue: "refreshLimitExceeded")
-        /// A session could not be started: no account id was given and the access token is
-        /// not a JWT with a `sub` claim.
+        /// A session could not be started: no account id was given and the access token does
+        /// not name one (it is not a JWT, or a JWT without a `sub` claim), or the id given was
+        /// empty. ``SessionError/detail`` says which (for a JWT, with the names of its claims);
+        /// pass `accountID:` to ``RepositoryService/startSession(tokens:accountID:)``.
         public static let accountUnknown = Kind(rawValue: "accountUnknown")
 
         /// The raw value.
@@ -55,7 +59,8 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     /// kept the ended session's credentials in the store.
     public let underlying: (any Error)?
     /// What exactly happened, when there is more to say than the kind (for
-    /// ``Kind/refreshLimitExceeded``: how many refreshes, in how long).
+    /// ``Kind/refreshLimitExceeded``: how many refreshes, in how long; for
+    /// ``Kind/accountUnknown``: what was missing and what to pass).
     public let detail: String?
 
     /// Creates a session error.
@@ -84,8 +89,13 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case .refreshLimitExceeded:
             return "stopped refreshing to avoid a loop: " + (detail ?? "the server refused access tokens before they were due to expire")
         case .accountUnknown:
-            return "no account id was given and the access token is not a JWT with a `sub` claim"
+            return "could not start a session: " + (detail ?? "no account id was given and the access token names none; pass `accountID:`")
         default: return kind.rawValue
         }
     }
+}
+
+extension SessionError: LocalizedError {
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
 }

@@ -10,6 +10,9 @@ struct UnverifiedJWT: Sendable {
     let issuedAt: Date?
     /// `sub`: the account it belongs to.
     let subject: String?
+    /// The names of the payload's claims (never their values): what an error can tell the
+    /// adopter about a token that names no account.
+    let claimNames: [String]
 
     /// The claims of `token`; `nil` when it is not a JWT (three dot-separated parts whose
     /// middle one is base64url JSON).
@@ -23,6 +26,7 @@ struct UnverifiedJWT: Sendable {
         }
         expiresAt = date("exp")
         issuedAt = date("iat")
+        claimNames = object.keys.sorted()
         switch object["sub"] {
         case let text as String: subject = text
         case let number as NSNumber: subject = number.stringValue
