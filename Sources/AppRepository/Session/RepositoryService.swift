@@ -334,6 +334,9 @@ public final class RepositoryService: Sendable {
     ///
     /// The lifetime is counted from `requestedAt`, when the request that got the tokens was
     /// sent (the server issued them later), so the expiry here is never later than the server's.
+    /// For a JWT whose `exp` and `iat` are whole seconds, the lifetime is a second shorter than
+    /// `exp − iat` (`UnverifiedJWT.lifetime`): the server may have issued the token up to a
+    /// second after the `iat` it wrote.
     func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil) -> Credentials {
         let now = requestedAt ?? configuration.now()
         var lifetime: TimeInterval?

@@ -13,6 +13,9 @@ struct UnverifiedJWT: Sendable {
     /// The names of the payload's claims (never their values): what an error can tell the
     /// adopter about a token that names no account.
     let claimNames: [String]
+    /// Whether `exp` and `iat` are both whole seconds, as most JWT libraries write them: the
+    /// server then truncated (or rounded) the moment of issue, by up to a second.
+    private let wholeSeconds: Bool
 
     /// The claims of `token`; `nil` when it is not a JWT (three dot-separated parts whose
     /// middle one is base64url JSON).
@@ -27,6 +30,7 @@ struct UnverifiedJWT: Sendable {
         expiresAt = date("exp")
         issuedAt = date("iat")
         claimNames = object.keys.sorted()
+        wholeSeconds = [expiresAt, issuedAt].allSatisfy { $0.map { $0.timeIntervalSince1970.rounded() == $0.timeIntervalSince1970 } ?? false }
         switch object["sub"] {
         case let text as String: subject = text
         case let number as NSNumber: subject = number.stringValue
@@ -34,10 +38,17 @@ struct UnverifiedJWT: Sendable {
         }
     }
 
-    /// The token's lifetime, when both `exp` and `iat` are there and make sense.
+    /// The token's lifetime to count from the moment it was requested, when both `exp` and
+    /// `iat` are there and make sense: `exp − iat`, less one second when both are whole
+    /// seconds. A server that truncates wrote an `iat` up to a second before it issued the
+    /// token, so its token dies up to a second sooner than `exp − iat` after the issue: without
+    /// the second, half the refreshes against such a server came only after a 401. (At most
+    /// half the lifetime is taken off, for tokens of two seconds or less.)
     var lifetime: TimeInterval? {
         guard let expiresAt, let issuedAt, expiresAt > issuedAt else { return nil }
-        return expiresAt.timeIntervalSince(issuedAt)
+        let stated = expiresAt.timeIntervalSince(issuedAt)
+        guard wholeSeconds else { return stated }
+        return max(stated - 1, stated / 2)
     }
 
     private static func base64URLDecode(_ text: Substring) -> Data? {
