@@ -9,14 +9,16 @@ public struct Me: Decodable, Sendable, Equatable {
     public let username: String
 }
 
-/// `GET /api/me/`, protected by the OAuth 2.0 access token.
+/// `GET /api/me/`, protected by the OAuth 2.0 access token (or another view of the OAuth test
+/// server: `/api/me-forbidden/` answers a bare 403 for an expired token, `/api/admin/` a bare
+/// 403 for every token).
 public struct MeEndpoint: Endpoint {
-    /// The endpoint.
-    public init() {}
+    /// `/api/me/`, or another path of the server.
+    public init(path: EndpointPath = "/api/me/") { self.path = path }
     /// GET.
     public var method: HTTPMethod { .get }
-    /// `/api/me/`.
-    public var path: EndpointPath { "/api/me/" }
+    /// `/api/me/` unless told otherwise.
+    public let path: EndpointPath
 }
 
 /// An adopter of the SDK against an OAuth 2.0 server, written exactly as the README's
@@ -31,8 +33,10 @@ public struct OAuthAdopter: Sendable {
     public let service: RepositoryService
 
     /// Opens the encrypted store at `storeURL` (key file `keyURL`) and makes the service,
-    /// as the README does.
-    public init(baseURL: String, clientID: String, clientSecret: String, storeURL: URL, keyURL: URL) async throws {
+    /// as the README does; `authenticationFailurePolicy`, when given, replaces the preset's (the
+    /// README's opt-in for a server that answers 403 for an expired token).
+    public init(baseURL: String, clientID: String, clientSecret: String, storeURL: URL, keyURL: URL,
+                authenticationFailurePolicy: AuthenticationFailurePolicy? = nil) async throws {
         let server = try Server(baseURL: baseURL)
         let oauth = OAuth2Client(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
                                  clientID: clientID, clientSecret: clientSecret)
@@ -41,7 +45,9 @@ public struct OAuthAdopter: Sendable {
         #else
         let store = FileTokenStore(fileURL: storeURL)
         #endif
-        let service = RepositoryService(server: server, tokenStore: store, configuration: .oauth2(oauth))
+        var configuration = RepositoryService.Configuration.oauth2(oauth)
+        if let authenticationFailurePolicy { configuration.authenticationFailurePolicy = authenticationFailurePolicy }
+        let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
         (self.server, self.oauth, self.service) = (server, oauth, service)
     }
 
@@ -51,9 +57,10 @@ public struct OAuthAdopter: Sendable {
         try await service.startSession(tokens: tokens, accountID: username)
     }
 
-    /// Calls the protected resource through the service, as the README does.
-    public func me() async throws -> Me {
-        let me: Me = try await service.request { server, token in try await server.send(MeEndpoint(), accessToken: token) }
+    /// Calls the protected resource (`/api/me/` unless told otherwise) through the service, as
+    /// the README does.
+    public func me(at path: EndpointPath = "/api/me/") async throws -> Me {
+        let me: Me = try await service.request { server, token in try await server.send(MeEndpoint(path: path), accessToken: token) }
         return me
     }
 }

@@ -43,6 +43,8 @@ public enum OAuthTestServer {
         public var revokeCalls: Int
         /// 401 responses under `/api/`.
         public var unauthorized: Int
+        /// 403 responses under `/api/`.
+        public var forbidden: Int
         /// Token responses with `invalid_grant`.
         public var invalidGrant: Int
     }

@@ -17,14 +17,15 @@ struct OAuthConformanceTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    func adopter(_ name: String = "store") async throws -> OAuthAdopter {
+    func adopter(_ name: String = "store", policy: AuthenticationFailurePolicy? = nil) async throws -> OAuthAdopter {
         try await OAuthAdopter(baseURL: try #require(OAuthTestServer.url), clientID: OAuthTestServer.clientID,
                                clientSecret: OAuthTestServer.clientSecret,
-                               storeURL: folder.appendingPathComponent("\(name).enc"), keyURL: folder.appendingPathComponent("\(name).key"))
+                               storeURL: folder.appendingPathComponent("\(name).enc"), keyURL: folder.appendingPathComponent("\(name).key"),
+                               authenticationFailurePolicy: policy)
     }
 
-    func signedIn(_ name: String = "store") async throws -> OAuthAdopter {
-        let adopter = try await adopter(name)
+    func signedIn(_ name: String = "store", policy: AuthenticationFailurePolicy? = nil) async throws -> OAuthAdopter {
+        let adopter = try await adopter(name, policy: policy)
         try await adopter.signIn(username: OAuthTestServer.username, password: OAuthTestServer.password)
         return adopter
     }
@@ -150,5 +151,59 @@ struct OAuthConformanceTests {
             _ = try await adopter.oauth.refresh(refreshToken: stored.refreshToken, server: adopter.server)
         }
         #expect(refresh?.serverErrorCode == .invalidGrant)
+    }
+
+    // MARK: A protected view that answers 403 for an expired token (issue #19, item 4)
+
+    @Test("DOT's ProtectedResourceView answers a bare 403 for an expired token: the default policy does not refresh, the call gets the 403")
+    func forbiddenOnExpiryDefaultPolicy() async throws {
+        let adopter = try await signedIn()
+        #expect(try await adopter.me(at: "/api/me-forbidden/").username == OAuthTestServer.username)
+        try await OAuthTestServer.expireAccessTokens()
+        try await OAuthTestServer.reset()
+        let error = await #expect(throws: NetworkError.self) { try await adopter.me(at: "/api/me-forbidden/") }
+        #expect(error?.statusCode == 403)
+        #expect(error?.authenticateChallenge == nil)
+        let counters = try await OAuthTestServer.counters()
+        #expect(counters.refreshCalls == 0)
+        #expect(counters.forbidden == 1)
+        try await adopter.service.signOut()
+    }
+
+    @Test("the opted-in policy (forbiddenMeansExpiredToken) refreshes once on that 403, and the call works")
+    func forbiddenOnExpiryOptedIn() async throws {
+        let adopter = try await signedIn(policy: AuthenticationFailurePolicy(forbiddenMeansExpiredToken: true))
+        #expect(try await adopter.me(at: "/api/me-forbidden/").username == OAuthTestServer.username)
+        try await OAuthTestServer.expireAccessTokens()
+        try await OAuthTestServer.reset()
+        #expect(try await adopter.me(at: "/api/me-forbidden/").username == OAuthTestServer.username)
+        let counters = try await OAuthTestServer.counters()
+        #expect(counters.refreshCalls == 1)
+        #expect(counters.forbidden == 1)
+        #expect(counters.invalidGrant == 0)
+        print("conformance: a bare 403 for an expired token, opted in: \(counters.refreshCalls) refresh, \(counters.forbidden) 403 at the server, the call worked")
+        try await adopter.service.signOut()
+    }
+
+    @Test("opted in, a real permission 403 (a scope no token has) costs one refresh per call and the loop guard stops it: 8 calls, 5 refreshes")
+    func permissionForbiddenDoesNotLoop() async throws {
+        let adopter = try await signedIn(policy: AuthenticationFailurePolicy(forbiddenMeansExpiredToken: true))
+        try await OAuthTestServer.reset()
+        var statuses: [Int?] = []
+        for _ in 0..<8 {
+            do {
+                _ = try await adopter.me(at: "/api/admin/")
+            } catch let error as NetworkError {
+                statuses.append(error.statusCode)
+            }
+        }
+        #expect(statuses == Array(repeating: 403, count: 8))
+        let counters = try await OAuthTestServer.counters()
+        #expect(counters.refreshCalls == RefreshWindow().maximumRefreshes)
+        #expect(counters.invalidGrant == 0)
+        #expect(counters.forbidden == 5 * 2 + 3)
+        #expect(try await adopter.me().username == OAuthTestServer.username)  // the session is intact
+        print("conformance: a permission 403, opted in, 8 calls: \(counters.refreshCalls) refreshes, \(counters.forbidden) 403s at the server")
+        try await adopter.service.signOut()
     }
 }

@@ -7,7 +7,7 @@ REVOKE_PATH = "/o/revoke_token/"
 
 
 class CountingMiddleware:
-    """Counts token, revocation and 401 traffic for GET /test/counters."""
+    """Counts token, revocation, 401 and 403 traffic for GET /test/counters."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -29,6 +29,8 @@ class CountingMiddleware:
             names.append("revokeCalls")
         if response.status_code == 401 and request.path.startswith("/api/"):
             names.append("unauthorized")
+        if response.status_code == 403 and request.path.startswith("/api/"):
+            names.append("forbidden")
         if names:
             # One atomic statement, however many counters.
             Counter.objects.filter(name__in=names).update(value=F("value") + 1)

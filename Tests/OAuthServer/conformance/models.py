@@ -7,6 +7,7 @@ COUNTER_NAMES = [
     "passwordCalls",  # ... of them with grant_type=password
     "revokeCalls",  # POST /o/revoke_token/
     "unauthorized",  # responses with status 401 under /api/
+    "forbidden",  # responses with status 403 under /api/
     "invalidGrant",  # /o/token/ responses whose body contains "invalid_grant"
 ]
 

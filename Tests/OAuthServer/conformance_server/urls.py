@@ -7,6 +7,10 @@ urlpatterns = [
     path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")),
     # The protected resource.
     path("api/me/", views.MeView.as_view()),
+    # The same through DOT's ProtectedResourceView: a bare 403 for an expired token.
+    path("api/me-forbidden/", views.ForbiddenOnExpiryMeView.as_view()),
+    # A scope no token has: a bare 403 for a live token too.
+    path("api/admin/", views.AdminView.as_view()),
     # Test support, without authentication; the trailing slash is optional here so
     # that a POST is never redirected.
     re_path(r"^test/counters/?$", views.counters),
