@@ -7,7 +7,9 @@ import SQLiteNIO
 import Testing
 
 /// The reuse grace period: a used refresh token presented again at most `refreshReuseGrace` after
-/// its first use, while the child its use issued is unused, is the retry of a lost response.
+/// its first use, while none of its children was used, is the retry of a lost response (or a
+/// late request of a holder that is gone) and gets a sibling; ``RefreshSiblingTests`` go
+/// through the orderings.
 @Suite("Refresh-token reuse grace period")
 struct RefreshGraceTests {
     /// Expects 401 `invalid_token` for each access token (its family is revoked).
@@ -35,7 +37,7 @@ struct RefreshGraceTests {
             #expect(retry.refreshToken != session.tokens.refreshToken)
             #expect(try await api.send(.get, "/v1/members/me", token: retry.accessToken).status == .ok)
             // The family is not revoked: its older access tokens work until they expire, the one
-            // that came with the withdrawn child included.
+            // that came with the lost child included.
             #expect(try await api.send(.get, "/v1/members/me", token: session.tokens.accessToken).status == .ok)
             #expect(try await api.send(.get, "/v1/members/me", token: lost.accessToken).status == .ok)
             // And the new refresh token rotates as usual.
@@ -46,21 +48,22 @@ struct RefreshGraceTests {
         }
     }
 
-    @Test("the child withdrawn by a retry counts as used: presenting it is reuse and revokes the family")
+    @Test("the child a retry's sibling withdrew counts as used: presenting it is reuse and revokes the family")
     func withdrawnChildIsReuse() async throws {
         try await TestServer.run { api in
             let session = try await api.signUp("hank@example.com")
             let lost = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
             let retry = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
+            let newest = try await api.refresh(retry.refreshToken).decode(RefreshResultDTO.self).tokens
 
             let withdrawn = try await api.refresh(lost.refreshToken)
             #expect(withdrawn.status == .unauthorized)
             #expect(withdrawn.errorCode == "refresh_token_reused")
 
-            let next = try await api.refresh(retry.refreshToken)
+            let next = try await api.refresh(newest.refreshToken)
             #expect(next.status == .unauthorized)
             #expect(next.errorCode == "invalid_refresh_token")
-            try await Self.expectRevoked([retry.accessToken, lost.accessToken, session.tokens.accessToken], api: api)
+            try await Self.expectRevoked([newest.accessToken, retry.accessToken, lost.accessToken, session.tokens.accessToken], api: api)
         }
     }
 
@@ -157,12 +160,14 @@ struct RefreshGraceTests {
             return (first.tokens, second.tokens)
         }
 
-        // Turn the file back into schema 1: no `replaced_by`, no `withdrawn_at`.
-        let connection = try await SQLiteConnection.open(storage: .file(path: path))
-        _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN replaced_by", [])
-        _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN withdrawn_at", [])
-        _ = try await connection.query("PRAGMA user_version = 1", [])
-        try await connection.close()
+        // Turn the file back into schema 1: no `parent_hash`, no `replaced_by`, no `withdrawn_at`.
+        try await SQLiteConnection.withFile(path) { connection in
+            _ = try await connection.query("DROP INDEX refresh_tokens_parent", [])
+            _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN parent_hash", [])
+            _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN replaced_by", [])
+            _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN withdrawn_at", [])
+            _ = try await connection.query("PRAGMA user_version = 1", [])
+        }
 
         try await TestServer.run(configuration: configuration) { api in
             // No child is known for a token used before the migration: presenting it again is reuse.
@@ -175,9 +180,9 @@ struct RefreshGraceTests {
             #expect(try await api.refresh(unused.refreshToken).status == .ok)
         }
 
-        let check = try await SQLiteConnection.open(storage: .file(path: path))
-        let version = try await check.query("PRAGMA user_version", []).first?.column("user_version")?.integer
-        try await check.close()
-        #expect(version == 2)
+        let version = try await SQLiteConnection.withFile(path) { check in
+            try await check.query("PRAGMA user_version", []).first?.column("user_version")?.integer
+        }
+        #expect(version == 3)
     }
 }

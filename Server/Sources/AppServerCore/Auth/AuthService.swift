@@ -9,9 +9,11 @@ import Logging
 /// tokens too, because ``AuthMiddleware`` checks `sid` on every request.
 ///
 /// One exception, the *reuse grace period*: a consumed token presented again at most
-/// `refreshReuseGrace` after its first use, while the child its use issued has never been used,
-/// is a client retrying a refresh whose response it lost. The unused child is withdrawn and a
-/// fresh pair is issued in the same family.
+/// `refreshReuseGrace` after its first use, while none of the children it issued has been used,
+/// gets another child (a *sibling*) without withdrawing the children already issued: a client
+/// retrying a refresh whose response it lost, or the stalled request of a holder that is gone
+/// while another holder keeps the first child. The first sibling used wins; the others are
+/// withdrawn then, and presenting one later is reuse.
 public struct AuthService: Sendable {
     let database: Database
     let accessTokens: AccessTokens
@@ -88,10 +90,14 @@ public struct AuthService: Sendable {
 
     /// Rotates a refresh token: consumes it and returns a new pair in the same session family.
     ///
-    /// A token that was already used is reuse, unless it is a retry of a lost response: presented
-    /// at most ``refreshReuseGrace`` after its first use, in a live family, while the child its use
-    /// issued has never been used. Then the child is withdrawn (presenting it later is reuse) and a
-    /// fresh pair is issued. A withdrawn token presented again is reuse too.
+    /// The first presentation of a token uses it and issues its child; when the token is one of
+    /// several siblings (children of one parent), it wins, and the siblings not used yet are
+    /// withdrawn. A used token presented again is reuse, unless it is presented at most
+    /// ``refreshReuseGrace`` after its first use, in a live family, while none of its children
+    /// has been used: then another child is issued and the children already issued stay valid
+    /// (the first one used wins). Withdrawing one there would sign out its holder whenever the
+    /// presentation is the late request of a holder that died. A withdrawn token presented is
+    /// reuse.
     /// - Throws: 401 `refresh_token_reused` (after revoking the family) on reuse;
     ///   401 `invalid_refresh_token` when the token is unknown, expired or its family is revoked.
     func refresh(refreshToken: String) async throws -> TokensDTO {
@@ -101,23 +107,26 @@ public struct AuthService: Sendable {
         let outcome: RefreshOutcome = try await database.transaction { transaction in
             guard let record = try await SessionStore.findRefreshToken(hash: hash, in: transaction) else { return .invalid }
             if record.isUsed || record.isWithdrawn {
-                if let child = try await unusedChildWithinGrace(of: record, now: now, in: transaction),
-                   let member = try await MemberStore.find(id: record.memberID, in: transaction) {
-                    // Taken as the retry of a refresh whose response was lost: nobody should hold the child.
-                    try await SessionStore.withdraw(hash: child, now: now, in: transaction)
-                    let tokens = try await issueTokens(for: member, sessionID: record.sessionID, now: now, in: transaction)
-                    try await SessionStore.replaceChild(hash: hash, with: RandomToken.hash(tokens.refreshToken), in: transaction)
-                    return .rotated(tokens)
+                guard try await mayIssueSibling(presenting: record, hash: hash, now: now, in: transaction),
+                      let member = try await MemberStore.find(id: record.memberID, in: transaction)
+                else {
+                    try await SessionStore.revoke(sessionID: record.sessionID, now: now, in: transaction)
+                    return .reused
                 }
-                try await SessionStore.revoke(sessionID: record.sessionID, now: now, in: transaction)
-                return .reused
+                // Another presentation before any child was used: the retry of a lost response, or the
+                // late request of a holder that is gone. Nobody can tell which child will be held, so
+                // none is withdrawn now: the first one used decides.
+                return .rotated(try await issueChild(of: hash, for: member, sessionID: record.sessionID, now: now, in: transaction))
             }
             guard !record.isSessionRevoked, now < record.expiresAt,
                   let member = try await MemberStore.find(id: record.memberID, in: transaction)
             else { return .invalid }
-            let tokens = try await issueTokens(for: member, sessionID: record.sessionID, now: now, in: transaction)
-            try await SessionStore.markUsed(hash: hash, replacedBy: RandomToken.hash(tokens.refreshToken), now: now, in: transaction)
-            return .rotated(tokens)
+            // The first use of this token: it wins over its siblings, if it has any.
+            if let parent = record.parentHash {
+                try await SessionStore.withdrawSiblings(of: hash, parent: parent, now: now, in: transaction)
+            }
+            try await SessionStore.markUsed(hash: hash, now: now, in: transaction)
+            return .rotated(try await issueChild(of: hash, for: member, sessionID: record.sessionID, now: now, in: transaction))
         }
         switch outcome {
         case .rotated(let tokens): return tokens
@@ -126,19 +135,29 @@ public struct AuthService: Sendable {
         }
     }
 
-    /// The hash of the child of a used token when presenting the token again is a retry of a lost
-    /// response: the grace period is on, the family is live, the first use was at most
-    /// ``refreshReuseGrace`` ago (whole seconds), and the child has been neither used nor withdrawn.
-    private func unusedChildWithinGrace(
-        of record: RefreshTokenRecord, now: Date, in transaction: Transaction
-    ) async throws -> String? {
+    /// Whether presenting a used token again gets it another child: the grace period is on, the
+    /// token was not withdrawn, the family is live, the first use was at most ``refreshReuseGrace``
+    /// ago (whole seconds; `used_at` never moves, so presentations cannot stretch the window), and
+    /// the token has children, none of them used. A used child means the family moved on past
+    /// this token: presenting it then is reuse, whoever it comes from. A token with no recorded
+    /// child was used before the server recorded children (schema 1): strict reuse.
+    private func mayIssueSibling(
+        presenting record: RefreshTokenRecord, hash: String, now: Date, in transaction: Transaction
+    ) async throws -> Bool {
         guard refreshReuseGrace > .zero, !record.isWithdrawn, !record.isSessionRevoked,
-              let usedAt = record.usedAt, now.wholeSeconds.timeIntervalSince(usedAt) <= refreshReuseGrace.timeInterval,
-              let childHash = record.replacedBy,
-              let child = try await SessionStore.findRefreshToken(hash: childHash, in: transaction),
-              !child.isUsed, !child.isWithdrawn
-        else { return nil }
-        return childHash
+              let usedAt = record.usedAt, now.wholeSeconds.timeIntervalSince(usedAt) <= refreshReuseGrace.timeInterval
+        else { return false }
+        let children = try await SessionStore.children(of: hash, in: transaction)
+        return children.issued > 0 && children.used == 0
+    }
+
+    /// Issues a new pair in the family whose refresh token is a child of `parent`.
+    private func issueChild(
+        of parent: String, for member: MemberRecord, sessionID: String, now: Date, in transaction: Transaction
+    ) async throws -> TokensDTO {
+        let tokens = try await issueTokens(for: member, sessionID: sessionID, now: now, in: transaction)
+        try await SessionStore.recordChild(RandomToken.hash(tokens.refreshToken), of: parent, in: transaction)
+        return tokens
     }
 
     /// Ends the session family of `refreshToken`, which must belong to the caller.

@@ -102,6 +102,21 @@ enum Schema {
             "ALTER TABLE refresh_tokens ADD COLUMN replaced_by TEXT",
             "ALTER TABLE refresh_tokens ADD COLUMN withdrawn_at INTEGER",
         ],
+        // 3: siblings. `parent_hash` is the hash of the token whose presentation issued this one:
+        // a used token presented again within the grace period gets another child without
+        // withdrawing the ones already issued, and the first child used withdraws its siblings,
+        // found through this column. Existing children get it from their parent's `replaced_by`
+        // (the child its latest presentation issued), so a token used before this migration may
+        // still be presented again within its window; children the old rule withdrew stay
+        // withdrawn, and a token used before migration 2 has no known child: strict reuse.
+        [
+            "ALTER TABLE refresh_tokens ADD COLUMN parent_hash TEXT",
+            "CREATE INDEX refresh_tokens_parent ON refresh_tokens(parent_hash)",
+            """
+            UPDATE refresh_tokens AS child SET parent_hash = parent.token_hash
+            FROM refresh_tokens AS parent WHERE parent.replaced_by = child.token_hash
+            """,
+        ],
     ]
 
     /// Applies the migrations the database has not seen yet, each in its own transaction.

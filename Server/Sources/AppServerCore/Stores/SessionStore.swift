@@ -8,10 +8,12 @@ struct RefreshTokenRecord: Sendable {
     var expiresAt: Date
     /// When the token was first used (whole seconds); `nil` while unused.
     var usedAt: Date?
-    /// The hash of the token that the latest use of this one issued (its child), when known.
-    var replacedBy: String?
-    /// Whether the token was taken back because its parent was presented again within the reuse
-    /// grace period (the response that carried it was presumed lost).
+    /// The hash of the token whose presentation issued this one (its parent); `nil` for the
+    /// first token of a family, and for a token issued before schema migration 3 that its
+    /// parent's `replaced_by` did not name.
+    var parentHash: String?
+    /// Whether the token was taken back: a sibling of it (a child of the same parent) was used
+    /// first, or, before schema migration 3, its parent was presented again within the grace period.
     var isWithdrawn: Bool
     var isSessionRevoked: Bool
 
@@ -39,7 +41,7 @@ enum SessionStore {
     static func findRefreshToken(hash: String, in transaction: Transaction) async throws(DatabaseError) -> RefreshTokenRecord? {
         guard let row = try await transaction.query(
             """
-            SELECT r.session_id, r.expires_at, r.used_at, r.replaced_by, r.withdrawn_at, s.member_id, s.revoked_at
+            SELECT r.session_id, r.expires_at, r.used_at, r.parent_hash, r.withdrawn_at, s.member_id, s.revoked_at
             FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id
             WHERE r.token_hash = ?
             """,
@@ -51,30 +53,44 @@ enum SessionStore {
         return RefreshTokenRecord(
             sessionID: try row.string("session_id"), memberID: memberID, expiresAt: try row.date("expires_at"),
             usedAt: row.optionalInt("used_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
-            replacedBy: row.optionalString("replaced_by"), isWithdrawn: row.optionalInt("withdrawn_at") != nil,
+            parentHash: row.optionalString("parent_hash"), isWithdrawn: row.optionalInt("withdrawn_at") != nil,
             isSessionRevoked: row.optionalInt("revoked_at") != nil
         )
     }
 
-    /// Marks a token used and records the child its use issued.
-    static func markUsed(hash: String, replacedBy child: String, now: Date, in transaction: Transaction) async throws(DatabaseError) {
+    /// Marks a token used (its first use; a later presentation never moves `used_at`).
+    static func markUsed(hash: String, now: Date, in transaction: Transaction) async throws(DatabaseError) {
         try await transaction.execute(
-            "UPDATE refresh_tokens SET used_at = ?, replaced_by = ? WHERE token_hash = ?",
-            [.int(Int(now.timeIntervalSince1970)), .text(child), .text(hash)]
+            "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
+            [.int(Int(now.timeIntervalSince1970)), .text(hash)]
         )
     }
 
-    /// Records a new child for an already used token (a retry within the grace period); `used_at`
-    /// keeps the first use, so the grace period never grows.
-    static func replaceChild(hash: String, with child: String, in transaction: Transaction) async throws(DatabaseError) {
-        try await transaction.execute("UPDATE refresh_tokens SET replaced_by = ? WHERE token_hash = ?", [.text(child), .text(hash)])
+    /// Links a token just issued to the token whose presentation issued it: the child's
+    /// `parent_hash`, and the parent's `replaced_by` (the latest child it issued).
+    static func recordChild(_ child: String, of parent: String, in transaction: Transaction) async throws(DatabaseError) {
+        try await transaction.execute("UPDATE refresh_tokens SET parent_hash = ? WHERE token_hash = ?", [.text(parent), .text(child)])
+        try await transaction.execute("UPDATE refresh_tokens SET replaced_by = ? WHERE token_hash = ?", [.text(child), .text(parent)])
     }
 
-    /// Takes back an unused token: presenting it later counts as reuse.
-    static func withdraw(hash: String, now: Date, in transaction: Transaction) async throws(DatabaseError) {
+    /// How many children `parent` issued, and how many of them were used.
+    static func children(of parent: String, in transaction: Transaction) async throws(DatabaseError) -> (issued: Int, used: Int) {
+        let row = try await transaction.query(
+            "SELECT COUNT(*) AS issued, COUNT(used_at) AS used FROM refresh_tokens WHERE parent_hash = ?",
+            [.text(parent)]
+        ).first
+        return (row?.optionalInt("issued") ?? 0, row?.optionalInt("used") ?? 0)
+    }
+
+    /// Withdraws the siblings of `hash` (the other children of `parent`) that are neither used
+    /// nor withdrawn: `hash` is the one used first. Presenting one of them later is reuse.
+    static func withdrawSiblings(of hash: String, parent: String, now: Date, in transaction: Transaction) async throws(DatabaseError) {
         try await transaction.execute(
-            "UPDATE refresh_tokens SET withdrawn_at = ? WHERE token_hash = ? AND withdrawn_at IS NULL",
-            [.int(Int(now.timeIntervalSince1970)), .text(hash)]
+            """
+            UPDATE refresh_tokens SET withdrawn_at = ?
+            WHERE parent_hash = ? AND token_hash <> ? AND used_at IS NULL AND withdrawn_at IS NULL
+            """,
+            [.int(Int(now.timeIntervalSince1970)), .text(parent), .text(hash)]
         )
     }
 
