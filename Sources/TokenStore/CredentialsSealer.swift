@@ -10,6 +10,9 @@
 /// - ``plain(location:)``: the JSON a ``FileTokenStore`` writes, tokens in clear text; only when
 ///   asked for by name.
 ///
+/// ``seal(_:boundTo:)`` binds the bytes to one place (a row's table and account, say): they then
+/// open only there, through ``open(_:boundTo:acceptingUnbound:)``, and not in a file store.
+///
 /// ```swift
 /// let sealer = try await CredentialsSealer.encrypted(key: .keyFile(keyURL), location: "db tokens/kim")
 /// let bytes = try sealer.seal(credentials)          // store these anywhere
@@ -83,9 +86,42 @@ public final class CredentialsSealer: Sendable, CustomStringConvertible {
 
     /// The credentials in `bytes`.
     /// - Throws: ``TokenStoreError`` naming the location: ``TokenStoreError/Kind/decryptionFailed``,
-    ///   ``TokenStoreError/Kind/unreadable`` or ``TokenStoreError/Kind/unsupportedFormatVersion``.
+    ///   ``TokenStoreError/Kind/unreadable`` or ``TokenStoreError/Kind/unsupportedFormatVersion``
+    ///   (also for bytes sealed with ``seal(_:boundTo:)``, which open only with their binding).
     public func open(_ bytes: [UInt8]) async throws(TokenStoreError) -> Credentials {
         try await codec.decode(bytes)
+    }
+
+    /// The bytes for `credentials`, bound to `binding`: a string naming the one place they
+    /// belong (the PostgreSQL store's is its table and account). They open only through
+    /// ``open(_:boundTo:acceptingUnbound:)`` with the same binding and key, so bytes moved or
+    /// copied to another place are refused as ``TokenStoreError/Kind/decryptionFailed``, like
+    /// modified ones.
+    ///
+    /// Encrypted bytes are format version 2: version 1 with `binding` (its UTF-8 bytes) after
+    /// the header in the associated data. The binding itself is not stored. A plain sealer has
+    /// nothing to bind with: it writes the same JSON as ``seal(_:)``.
+    /// - Throws: ``TokenStoreError/Kind/invalidCredentials`` as ``seal(_:)``.
+    public func seal(_ credentials: Credentials, boundTo binding: String) throws(TokenStoreError) -> [UInt8] {
+        var json = try CredentialsFile.encode(credentials, path: location)
+        defer { codec.discard(&json) }
+        return try codec.encode(json, boundTo: Array(binding.utf8))
+    }
+
+    /// The credentials in bytes sealed with ``seal(_:boundTo:)`` and the same `binding`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The sealed bytes.
+    ///   - binding: The place they must have been sealed for.
+    ///   - acceptingUnbound: Whether bytes sealed by ``seal(_:)`` (encrypted format version 1,
+    ///     bound to nothing) open too: what was stored before binding was used. Such bytes can
+    ///     be moved between places unnoticed; refuse them once every place has been sealed again.
+    /// - Throws: ``TokenStoreError`` naming the location: ``TokenStoreError/Kind/decryptionFailed``
+    ///   for a wrong key, modified bytes, or bytes bound to another place;
+    ///   ``TokenStoreError/Kind/unsupportedFormatVersion`` for unbound bytes when not
+    ///   `acceptingUnbound`, or another version; ``TokenStoreError/Kind/unreadable``.
+    public func open(_ bytes: [UInt8], boundTo binding: String, acceptingUnbound: Bool) async throws(TokenStoreError) -> Credentials {
+        try await codec.decode(bytes, boundTo: Array(binding.utf8), acceptingUnbound: acceptingUnbound)
     }
 
     /// `CredentialsSealer(plain)` or `CredentialsSealer(encrypted, key: <kind of key>)`; never key material.

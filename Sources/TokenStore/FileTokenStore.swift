@@ -85,6 +85,18 @@ public final class FileTokenStore: TokenStore, CustomStringConvertible {
         try await core.clear()
     }
 
+    /// Moves the file aside when it exists and cannot be loaded (not credentials, truncated, of
+    /// an unknown format version, or accessible by group or others), inside the exclusive
+    /// section, and returns where it went: `<name>.unreadable-<UTC timestamp>` beside it, with
+    /// its contents and mode, never deleted. `nil` when there is no file or it loads; it is
+    /// then left as it is. ``save(_:)`` and ``clear()`` do the same first; call this to tell
+    /// someone where the file went.
+    /// - Throws: ``TokenStoreError`` when the file cannot be read at all (``TokenStoreError/Kind/io``)
+    ///   or the exclusive section cannot be entered (``TokenStoreError/Kind/lockFailed``).
+    public func moveAsideIfUnreadable() async throws(TokenStoreError) -> URL? {
+        try await core.moveAsideIfUnreadable().map { URL(fileURLWithPath: $0) }
+    }
+
     /// Runs `body` while holding the in-process lock and `flock` on `<file>.lock`, so that no
     /// other task or process using this file runs an exclusive section at the same time.
     /// Nested calls from the same task tree run directly.

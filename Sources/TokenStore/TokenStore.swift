@@ -14,7 +14,8 @@
 /// - No stored credentials is `nil` from ``load()``, not an error.
 /// - Stored data that cannot be read (truncated, modified, wrong key) is a ``TokenStoreError``
 ///   naming the file and the cause; the store never overwrites it on its own. A later
-///   ``save(_:)`` or ``clear()`` moves the unreadable file aside (kept, not deleted).
+///   ``save(_:)`` or ``clear()`` moves the unreadable file aside (kept, not deleted); the file
+///   stores' `moveAsideIfUnreadable()` does only that, and says where the file went.
 public protocol TokenStore: Sendable {
     /// Reads the stored credentials; `nil` when none are stored.
     func load() async throws(TokenStoreError) -> Credentials?

@@ -54,6 +54,12 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         public static let invalidCredentials = Kind(rawValue: "invalidCredentials")
         /// The platform's secure storage (the Keychain) refused the operation.
         public static let keychain = Kind(rawValue: "keychain")
+        /// The store can be read but refuses every write: a database in read-only mode (a hot
+        /// standby, or `default_transaction_read_only` set for the database or the role). Nothing
+        /// was changed, and the stored credentials are as they were. Not transient: it lasts until
+        /// the database is made writable (promoted, the setting turned off), so point the store at
+        /// a writable one. (A read-only folder or file system is ``io``, with its `errno`.)
+        public static let readOnly = Kind(rawValue: "readOnly")
         /// The store's backend could not be reached or dropped the connection (a database that is
         /// down, restarting or out of connections). Nothing was changed by the failed call, and
         /// the stored credentials are as they were: try again later. See ``isTransient``.

@@ -40,9 +40,9 @@ extension CLIError {
 
     private static func from(_ error: TokenStoreError) -> CLIError {
         let hint: String? = switch error.kind {
-        case .decryptionFailed: "check the passphrase or key file; signing in again moves the unreadable file (or row) aside"
+        case .decryptionFailed, .unreadable, .unsupportedFormatVersion: UnreadableStore.hint(error)
         case .insecurePermissions: "chmod 600 \(error.path ?? "the file") (and 700 its folder)"
-        case .unreadable, .unsupportedFormatVersion: "sign in again: the unreadable file is moved aside, not deleted"
+        case .readOnly: "the database is read-only (a standby, or default_transaction_read_only is on): use a writable one (the primary) in the database URL"
         // The postgres store: its errors name the database (never the password), table and account.
         case .unavailable: "is PostgreSQL running there and reachable, and are the database URL's user and password right? Nothing was changed"
         case .database: "check the database URL's user and password (APP_DATABASE_URL) and that user's permissions"

@@ -48,6 +48,12 @@ public struct CommandContext: Sendable {
                 // The store's description names the database, table and account, never the password.
                 output.note("the session is kept in \(store)")
             }
+            if purpose == .startSession, let moveAside = opened.moveAside {
+                // A sign-in over an unreadable file or row moves it aside first, and says where.
+                store = MovingAsideTokenStore(store, moveAside: moveAside) { place in
+                    Output.writeError("\(Program.name): the store could not be read, so it was moved aside (kept, not deleted): \(place)")
+                }
+            }
             var configuration = RepositoryService.Configuration()
             if output.verbose {
                 // --verbose says when a refresh happens, and that its tokens were saved only once they were.
@@ -75,6 +81,8 @@ public struct CommandContext: Sendable {
     private struct OpenedStore {
         let store: any TokenStore
         var close: @Sendable () async -> Void = {}
+        /// The store's `moveAsideIfUnreadable()`: where an unreadable file or row went, if one was moved.
+        var moveAside: (@Sendable () async throws(TokenStoreError) -> String?)?
     }
 
     private static func makeStore(_ kind: StoreKind, options: GlobalOptions, purpose: Purpose) async throws(CLIError) -> OpenedStore {
@@ -82,19 +90,23 @@ public struct CommandContext: Sendable {
         case .memory:
             return OpenedStore(store: InMemoryTokenStore())
         case .file:
-            return OpenedStore(store: FileTokenStore(fileURL: options.resolvedStoreURL(for: kind)))
+            let store = FileTokenStore(fileURL: options.resolvedStoreURL(for: kind))
+            return OpenedStore(store: store, moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable()?.path })
         case .encrypted:
             let url = options.resolvedStoreURL(for: kind)
             let key = try Passphrase.keySource(keyFile: options.resolvedKeyFile(), storeFile: url,
                                                isNewSession: purpose == .startSession)
+            let store: EncryptedFileTokenStore
             do {
-                return OpenedStore(store: try await EncryptedFileTokenStore(fileURL: url, key: key))
+                store = try await EncryptedFileTokenStore(fileURL: url, key: key)
             } catch {
                 throw CLIError(error)
             }
+            return OpenedStore(store: store, moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable()?.path })
         case .postgres:
             let store = try await PostgresStore.open(options, purpose: purpose)
-            return OpenedStore(store: store, close: { await store.shutdown() })
+            return OpenedStore(store: store, close: { await store.shutdown() },
+                               moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable() })
         }
     }
 }

@@ -6,7 +6,7 @@
 /// | 1 | an unexpected failure (a bug; the message says what) |
 /// | 64 | usage: a bad flag or argument, a bad `--server` URL, no server given, a bad or missing `--database-url` for the postgres store, missing credentials |
 /// | 65 | not signed in, the session ended, or the server refused the email and password |
-/// | 66 | token store: wrong passphrase or key, modified or unreadable file or row, unsafe permissions, no passphrase available, PostgreSQL unreachable or refusing the login |
+/// | 66 | token store: wrong passphrase or key, modified or unreadable file or row (sign-in moves a damaged one aside), unsafe permissions, no passphrase available, PostgreSQL unreachable, refusing the login or read-only |
 /// | 67 | server or network: unreachable, timed out, 5xx, an answer the SDK cannot read, a refresh that failed for now |
 /// | 68 | forbidden: the server answered 403, or the admin program's member is not an admin |
 /// | 69 | rejected: the server refused the request itself (400 invalid input, 404 not found, 409 email taken) |

@@ -40,6 +40,9 @@ enum PostgresStore {
             if try await store.load() == nil {
                 try Passphrase.confirm(typed)
             }
+        } catch let error as TokenStoreError where UnreadableStore.unreadableKinds.contains(error.kind) {
+            // A row this key cannot read: the runner decides (a damaged row is moved aside by the
+            // sign-in; one that does not decrypt stops it, unless --move-aside).
         } catch {
             await store.shutdown()
             throw CLIError(error)

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import AppRepository
+import TokenStore
 
 /// Runs a command's body with its ``CommandContext`` and turns every failure into a
 /// message on standard error and the matching ``ExitStatus``.
@@ -11,14 +12,18 @@ public enum Runner {
     ///   - purpose: `.startSession` for sign-in and sign-up.
     ///   - requiresAdmin: Check first that the signed-in member is an admin (app-admin), and
     ///     stop with ``ExitStatus/forbidden`` when not.
+    ///   - movesAsideUndecryptable: For `.startSession`: a store that does not decrypt is moved
+    ///     aside too (`sign-in --move-aside`), not only a damaged one.
     /// - Throws: `ExitCode` with the failure's status, after printing why.
     public static func run(
         _ options: GlobalOptions,
         purpose: CommandContext.Purpose = .useSession,
         requiresAdmin: Bool = false,
+        movesAsideUndecryptable: Bool = false,
         _ body: (CommandContext) async throws -> Void
     ) async throws(ExitCode) {
-        try await run(options, purpose: purpose, requiresAdmin: requiresAdmin, prepare: {}) { context, _ in
+        try await run(options, purpose: purpose, requiresAdmin: requiresAdmin, movesAsideUndecryptable: movesAsideUndecryptable,
+                      prepare: {}) { context, _ in
             try await body(context)
         }
     }
@@ -29,6 +34,7 @@ public enum Runner {
         _ options: GlobalOptions,
         purpose: CommandContext.Purpose = .useSession,
         requiresAdmin: Bool = false,
+        movesAsideUndecryptable: Bool = false,
         prepare: () throws(CLIError) -> Prepared,
         _ body: (CommandContext, Prepared) async throws -> Void
     ) async throws(ExitCode) {
@@ -37,9 +43,18 @@ public enum Runner {
             let context = try await CommandContext.make(options, purpose: purpose)
             do {
                 if purpose == .startSession {
-                    // A store that cannot be read (a mistyped passphrase, a modified file) is not
-                    // replaced by a new sign-in: the error says which file and why.
-                    _ = try await context.service.isSignedIn()
+                    // A store that cannot be read is replaced only when that loses nothing: a
+                    // damaged one (truncated, foreign, another format version) is moved aside by
+                    // the sign-in's save, once the server accepted it, and the program says where
+                    // (MovingAsideTokenStore). One that does not decrypt stops here unless the
+                    // user asked to move it (--move-aside): a mistyped passphrase looks the same,
+                    // and the file must then stay as it is. The error says which file and why.
+                    do {
+                        _ = try await context.service.isSignedIn()
+                    } catch let error as TokenStoreError
+                                where UnreadableStore.signInMovesAside(error, includingUndecryptable: movesAsideUndecryptable) {
+                        context.output.note("\(error); the sign-in moves it aside")
+                    }
                 }
                 try await OneShotSession.around(context, purpose: purpose) {
                     if requiresAdmin {

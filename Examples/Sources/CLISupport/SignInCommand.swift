@@ -17,6 +17,10 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
     @Flag(help: "Sign in as a new anonymous member (no email or password).")
     public var anonymous = false
 
+    @Flag(name: .customLong("move-aside"), help: ArgumentHelp(
+        "When the store does not decrypt, move it aside (kept, never deleted) and sign in. Only when the passphrase or key is right: a wrong one looks the same. A damaged store (truncated, foreign, another version) is moved aside without it."))
+    public var moveAside = false
+
     public init() {}
 
     public func validate() throws {
@@ -29,7 +33,7 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        try await Runner.run(global, purpose: .startSession, prepare: { () throws(CLIError) -> (email: String, password: String)? in
+        try await Runner.run(global, purpose: .startSession, movesAsideUndecryptable: moveAside, prepare: { () throws(CLIError) -> (email: String, password: String)? in
             anonymous ? nil : (try credentials.resolvedEmail(), try credentials.resolvedPassword())
         }) { context, login in
             let member: Member

@@ -67,7 +67,8 @@ extension RepositoryService {
     /// was a session.
     ///
     /// When the store can be read but not locked or cleared — a read-only folder
-    /// (``/TokenStore/TokenStoreError/Kind/io``) or a backend that is down for a moment
+    /// (``/TokenStore/TokenStoreError/Kind/io``), a read-only database
+    /// (``/TokenStore/TokenStoreError/Kind/readOnly``) or a backend that is down for a moment
     /// (``/TokenStore/TokenStoreError/isTransient``, such as
     /// ``/TokenStore/TokenStoreError/Kind/unavailable``) — the session still ends on the server
     /// and the result says the local copy stays.
@@ -97,9 +98,9 @@ extension RepositoryService {
                 if credentials != nil { try await tokenStore.clear() }
                 return credentials
             }
-        } catch let error as TokenStoreError where error.kind == .io || error.isTransient {
-            // The store can be read but not locked or cleared (a read-only folder, a database
-            // that is down or restarting): the session still ends on the server, and the result
+        } catch let error as TokenStoreError where error.kind == .io || error.kind == .readOnly || error.isTransient {
+            // The store can be read but not locked or cleared (a read-only folder or database, a
+            // database that is down or restarting): the session still ends on the server, and the result
             // says the local copy stays. (A lock held by another program past the timeout is not
             // this: it may be mid-refresh.)
             let readable: Credentials?

@@ -1,7 +1,8 @@
 #if EncryptedTokenStore
 
 /// The encoding of ``EncryptedFileTokenStore``: the credentials' JSON sealed with
-/// XChaCha20-Poly1305 under the store's key, in the layout of ``EncryptedFileFormat``.
+/// XChaCha20-Poly1305 under the store's key, in the layout of ``EncryptedFileFormat``
+/// (version 1; version 2, bound to a place, for ``CredentialsSealer/seal(_:boundTo:)``).
 ///
 /// It keeps the key in use and the header it belongs to, and, when the key comes from a
 /// passphrase, the passphrase (in wiped memory): a file that another process recreated with
@@ -33,10 +34,19 @@ final class EncryptedFileCodec: FileStoreCodec {
     }
 
     func encode(_ json: [UInt8]) throws(TokenStoreError) -> [UInt8] {
+        seal(json, binding: nil)
+    }
+
+    /// Format version 2: the header, then `binding`, is the associated data.
+    func encode(_ json: [UInt8], boundTo binding: [UInt8]) throws(TokenStoreError) -> [UInt8] {
+        seal(json, binding: binding)
+    }
+
+    private func seal(_ json: [UInt8], binding: [UInt8]?) -> [UInt8] {
         let current = self.current.withLock { $0 }
-        let header = current.header.bytes
+        let header = current.header.bytes(version: binding == nil ? EncryptedFileFormat.version : EncryptedFileFormat.boundVersion)
         let nonce = Sodium.randomBytes(count: Sodium.nonceByteCount)
-        let sealed = Sodium.seal(json, associatedData: header, nonce: nonce, key: current.key)
+        let sealed = Sodium.seal(json, associatedData: header + (binding ?? []), nonce: nonce, key: current.key)
         return header + nonce + sealed
     }
 
@@ -45,14 +55,41 @@ final class EncryptedFileCodec: FileStoreCodec {
     }
 
     func decode(_ bytes: [UInt8]) async throws(TokenStoreError) -> Credentials {
+        try await decode(bytes, binding: nil, acceptingUnbound: true)
+    }
+
+    /// Version 2 bytes bound to `binding`; version 1 bytes too when `acceptingUnbound`.
+    func decode(_ bytes: [UInt8], boundTo binding: [UInt8], acceptingUnbound: Bool) async throws(TokenStoreError) -> Credentials {
+        try await decode(bytes, binding: binding, acceptingUnbound: acceptingUnbound)
+    }
+
+    private func decode(_ bytes: [UInt8], binding: [UInt8]?, acceptingUnbound: Bool) async throws(TokenStoreError) -> Credentials {
         let parsed = try EncryptedFileFormat.parse(bytes, path: path)
+        let associatedData: [UInt8]
+        switch (parsed.version == EncryptedFileFormat.boundVersion, binding) {
+        case (true, let binding?):
+            associatedData = parsed.headerBytes + binding
+        case (true, nil):
+            throw TokenStoreError(
+                kind: .unsupportedFormatVersion, path: path,
+                reason: "has encrypted format version \(parsed.version): credentials sealed for one place (a database row's table and account), which only that place's store opens; a file store reads version \(EncryptedFileFormat.version)"
+            )
+        case (false, _?) where !acceptingUnbound:
+            throw TokenStoreError(
+                kind: .unsupportedFormatVersion, path: path,
+                reason: "has encrypted format version \(parsed.version): sealed without being bound to its place, which is no longer accepted here (only version \(EncryptedFileFormat.boundVersion))"
+            )
+        case (false, _):
+            associatedData = parsed.headerBytes
+        }
+        let bound = binding != nil && parsed.version == EncryptedFileFormat.boundVersion
         let current = self.current.withLock { $0 }
         switch (parsed.header.keyDerivation, passphrase) {
         case (.none, nil):
-            return try open(parsed, key: current.key)
+            return try open(parsed, associatedData: associatedData, key: current.key, bound: bound)
         case (.argon2id, let passphrase?):
             if parsed.header == current.header {
-                return try open(parsed, key: current.key)
+                return try open(parsed, associatedData: associatedData, key: current.key, bound: bound)
             }
             // Another process created the file with its own salt: derive its key once and keep
             // it if it works. The lock makes concurrent readers wait for the first one and
@@ -61,11 +98,11 @@ final class EncryptedFileCodec: FileStoreCodec {
             defer { derivation.unlock() }
             let latest = self.current.withLock { $0 }
             if parsed.header == latest.header {
-                return try open(parsed, key: latest.key)
+                return try open(parsed, associatedData: associatedData, key: latest.key, bound: bound)
             }
             let key = try await Self.deriveKey(passphrase: passphrase, header: parsed.header, path: path)
             derivationCount.withLock { $0 += 1 }
-            let credentials = try open(parsed, key: key)
+            let credentials = try open(parsed, associatedData: associatedData, key: key, bound: bound)
             self.current.withLock { $0 = CurrentKey(header: parsed.header, key: key) }
             return credentials
         case (.none, _?):
@@ -76,9 +113,16 @@ final class EncryptedFileCodec: FileStoreCodec {
     }
 
     /// The credentials sealed in `parsed`, opened with `key`.
-    private func open(_ parsed: EncryptedFileFormat.Parsed, key: SecretBytes) throws(TokenStoreError) -> Credentials {
-        guard var plaintext = Sodium.open(parsed.sealed, associatedData: parsed.headerBytes, nonce: parsed.nonce, key: key) else {
-            throw decryptionFailed("")
+    private func open(
+        _ parsed: EncryptedFileFormat.Parsed, associatedData: [UInt8], key: SecretBytes, bound: Bool
+    ) throws(TokenStoreError) -> Credentials {
+        guard var plaintext = Sodium.open(parsed.sealed, associatedData: associatedData, nonce: parsed.nonce, key: key) else {
+            throw bound
+                ? TokenStoreError(
+                    kind: .decryptionFailed, path: path,
+                    reason: "cannot be decrypted: wrong key or passphrase, or the bytes were modified, or moved or copied here from another place (they open only where they were sealed)"
+                )
+                : decryptionFailed("")
         }
         defer { Sodium.wipe(&plaintext) }
         return try CredentialsFile.decode(plaintext, path: path)

@@ -1,13 +1,14 @@
 #if EncryptedTokenStore
 
-/// The layout of an encrypted token store file, format version 1.
+/// The layout of an encrypted token store file, format version 1, and of bytes sealed bound to
+/// a place (a database row's table and account), format version 2.
 ///
 /// All integers are little-endian. Offsets and sizes in bytes:
 ///
 /// | offset | size   | field                                                                          |
 /// |-------:|-------:|--------------------------------------------------------------------------------|
 /// |      0 |      8 | magic: `89 54 4B 53 0D 0A 1A 0A` (`\x89 T K S \r \n \x1A \n`, PNG-style: binary, and line-ending damage shows) |
-/// |      8 |      1 | format version: `1`                                                            |
+/// |      8 |      1 | format version: `1`, or `2` for bytes bound to a place (see below)              |
 /// |      9 |      1 | key derivation: `0` none (key file or raw key), `1` Argon2id v1.3 (`crypto_pwhash`) |
 /// |     10 |      8 | Argon2id opslimit (`0` when no derivation)                                     |
 /// |     18 |      8 | Argon2id memlimit in bytes (`0` when no derivation)                            |
@@ -17,6 +18,11 @@
 ///
 /// - The 42-byte header (offsets 0–41) is the AEAD associated data, so modifying any header
 ///   byte, like any nonce, ciphertext or tag byte, makes decryption fail.
+/// - Version 2 is version 1 with the *binding* appended to the associated data: the UTF-8 bytes
+///   of a string naming where the bytes belong (`CredentialsSealer.seal(_:boundTo:)`; the
+///   PostgreSQL store binds a row to its table and account). The binding is not stored: the
+///   reader supplies it, so bytes moved or copied to another place fail to decrypt like modified
+///   ones. A file store writes and reads version 1 only.
 /// - The plaintext is the JSON a plain ``FileTokenStore`` writes (see `CredentialsFile`).
 /// - Encryption is `crypto_aead_xchacha20poly1305_ietf_encrypt` (combined mode) with a
 ///   32-byte key: the Argon2id output for a passphrase, or the key itself.
@@ -26,7 +32,10 @@
 ///   then the length, and only then decrypt.
 enum EncryptedFileFormat {
     static let magic = CredentialsFile.encryptedMagic
+    /// The version of files, and of bytes sealed without a binding.
     static let version: UInt8 = 1
+    /// The version of bytes sealed bound to a place: the binding follows the header in the associated data.
+    static let boundVersion: UInt8 = 2
     static let headerByteCount = 42
     static let nonceOffset = 42
     static let payloadOffset = 66
@@ -60,8 +69,8 @@ enum EncryptedFileFormat {
             Header(keyDerivation: .none, salt: [UInt8](repeating: 0, count: Sodium.saltByteCount))
         }
 
-        /// The 42 header bytes (the associated data).
-        var bytes: [UInt8] {
+        /// The 42 header bytes of format `version` (the associated data, or its start).
+        func bytes(version: UInt8) -> [UInt8] {
             var bytes = magic
             bytes.append(version)
             bytes.append(keyDerivation.id)
@@ -76,8 +85,10 @@ enum EncryptedFileFormat {
         }
     }
 
-    /// A parsed file: its header, the header's bytes as read, the nonce and the sealed payload.
+    /// A parsed file: its format version, header, the header's bytes as read, the nonce and the sealed payload.
     struct Parsed {
+        /// ``version`` or ``boundVersion``.
+        var version: UInt8
         var header: Header
         var headerBytes: [UInt8]
         var nonce: ArraySlice<UInt8>
@@ -102,10 +113,10 @@ enum EncryptedFileFormat {
         guard bytes.count > magic.count else {
             throw unreadable("is truncated (\(bytes.count) bytes)")
         }
-        guard bytes[8] == version else {
+        guard bytes[8] == version || bytes[8] == boundVersion else {
             throw TokenStoreError(
                 kind: .unsupportedFormatVersion, path: path,
-                reason: "has encrypted format version \(bytes[8]); this code reads version \(version)"
+                reason: "has encrypted format version \(bytes[8]); this code reads versions \(version) and \(boundVersion)"
             )
         }
         guard bytes.count >= minimumByteCount else {
@@ -127,6 +138,7 @@ enum EncryptedFileFormat {
             throw unreadable("names an unknown key derivation (\(bytes[9])); the file was modified or not written by this SDK")
         }
         return Parsed(
+            version: bytes[8],
             header: Header(keyDerivation: keyDerivation, salt: Array(bytes[26..<42])),
             headerBytes: Array(bytes[0..<headerByteCount]),
             nonce: bytes[nonceOffset..<payloadOffset],

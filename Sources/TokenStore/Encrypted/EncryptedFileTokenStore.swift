@@ -80,6 +80,18 @@ public final class EncryptedFileTokenStore: TokenStore, CustomStringConvertible 
     /// Deletes the file; an existing file that cannot be loaded is moved aside instead.
     public func clear() async throws(TokenStoreError) { try await core.clear() }
 
+    /// Moves the file aside when it exists and cannot be loaded, inside the exclusive section,
+    /// and returns where it went (`<name>.unreadable-<UTC timestamp>` beside it, with its
+    /// contents and mode, never deleted); `nil` when there is no file or it loads. As for
+    /// ``FileTokenStore/moveAsideIfUnreadable()``, and a file that does not decrypt
+    /// (``TokenStoreError/Kind/decryptionFailed``) is moved too: this store cannot tell a wrong
+    /// key or passphrase from a modified file, so call it for such a file only when the key is
+    /// known to be right or the user asked for it.
+    /// - Throws: ``TokenStoreError`` when the file cannot be read at all or the section cannot be entered.
+    public func moveAsideIfUnreadable() async throws(TokenStoreError) -> URL? {
+        try await core.moveAsideIfUnreadable().map { URL(fileURLWithPath: $0) }
+    }
+
     /// Runs `body` inside the store's exclusive section, exactly as
     /// ``FileTokenStore/withExclusiveAccess(_:)`` does: the in-process lock and `flock` on `<file>.lock`.
     public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {

@@ -83,13 +83,28 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
     func clear() async throws(TokenStoreError) {
         let (file, codec) = (self.file, self.codec)
         try await file.withExclusiveAccess { () async throws(TokenStoreError) in
-            let readable = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
+            let found = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
                 _ = try await codec.decode(bytes)
             }
             cache.withLock { $0 = nil }
-            if readable {
+            if found == .readable {
                 try file.remove()
             }
+        }
+    }
+
+    /// Moves the file aside, inside the exclusive section, when it exists and cannot be loaded
+    /// (the files ``save(_:)`` and ``clear()`` move aside); returns where it went, or `nil`
+    /// when there is no file or it loads (it is then left in place).
+    func moveAsideIfUnreadable() async throws(TokenStoreError) -> String? {
+        let (file, codec) = (self.file, self.codec)
+        return try await file.withExclusiveAccess { () async throws(TokenStoreError) -> String? in
+            let found = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
+                _ = try await codec.decode(bytes)
+            }
+            guard case .movedAside(let destination) = found else { return nil }
+            cache.withLock { $0 = nil }
+            return destination
         }
     }
 

@@ -145,27 +145,36 @@ struct StoreFile: Sendable {
         return destination
     }
 
+    /// What ``moveAsideIfUnreadable(validate:)`` found in the file's place.
+    enum Found: Equatable {
+        /// No file.
+        case nothing
+        /// A file that reads; it is in place.
+        case readable
+        /// A file that could not be read, now at this path.
+        case movedAside(to: String)
+    }
+
     /// Inside the exclusive section: moves the file aside when it exists but `validate`
-    /// (or reading it) fails. Returns whether a readable file is in place.
+    /// (or reading it) fails, and says what it found.
     func moveAsideIfUnreadable(
         validate: ([UInt8]) async throws(TokenStoreError) -> Void
-    ) async throws(TokenStoreError) -> Bool {
+    ) async throws(TokenStoreError) -> Found {
         do {
-            guard let bytes = try read() else { return false }
+            guard let bytes = try read() else { return .nothing }
             try await validate(bytes)
-            return true
+            return .readable
         } catch {
             // Only a file that is itself bad is moved aside; an I/O error, a lock or key
             // problem says nothing about the file, and moving a good file would lose it.
             let fileIsBad: Set<TokenStoreError.Kind> = [.unreadable, .decryptionFailed, .unsupportedFormatVersion, .insecurePermissions]
             guard fileIsBad.contains(error.kind) else { throw error }
-            guard Posix.exists(path) else { return false }
+            guard Posix.exists(path) else { return .nothing }
             // Only a regular file is moved aside: a FIFO or a folder in its place (perhaps the
             // target of a link) is not the store's to rename.
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & Posix.fileTypeMask == Posix.regularFileType else { throw error }
-            try moveAside()
-            return false
+            return .movedAside(to: try moveAside())
         }
     }
 

@@ -13,6 +13,12 @@ enum DatabaseErrors {
             || sqlState == "40001" || sqlState == "40P01" || sqlState == "55P03" || sqlState == "57014"
     }
 
+    /// `read_only_sql_transaction`: a write on a standby, or under `default_transaction_read_only`.
+    static let readOnlyTransaction = "25006"
+
+    /// The store error for `error`, met while doing `what`: ``TokenStoreError/Kind/readOnly`` for
+    /// a write the database refused as read-only, ``TokenStoreError/Kind/unavailable`` for what
+    /// may pass, ``TokenStoreError/Kind/database`` for the rest.
     static func map(_ error: any Error, location: String, doing what: String) -> TokenStoreError {
         if let error = error as? TokenStoreError { return error }
         if error is Statement.ConnectionClosed {
@@ -34,6 +40,13 @@ enum DatabaseErrors {
         }
         let sqlState = error.serverInfo?[.sqlState]
         let failure = PostgresTokenStoreFailure(error)
+        if sqlState == readOnlyTransaction {
+            return TokenStoreError(
+                kind: .readOnly, path: location,
+                reason: "\(what) failed: the database is read-only (a standby, or default_transaction_read_only is on), so nothing was changed (\(failure))",
+                underlyingError: failure
+            )
+        }
         if let sqlState {
             let kind: TokenStoreError.Kind = isTransient(sqlState: sqlState) ? .unavailable : .database
             return TokenStoreError(kind: kind, path: location, reason: "\(what) failed: \(failure)", underlyingError: failure)

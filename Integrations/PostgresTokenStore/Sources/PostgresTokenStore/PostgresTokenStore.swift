@@ -13,18 +13,38 @@ public import TokenStore
 ///
 /// **Rows.** The table (``Options/table``, default `app_token_store`) has `account text PRIMARY
 /// KEY, credentials bytea, updated_at timestamptz`; several accounts (several stores) share it.
-/// It is created on first use with `CREATE TABLE IF NOT EXISTS` (idempotent, safe when several
-/// processes start at once), or by ``migrate()`` when ``Options/migratesAutomatically`` is off.
+/// When it is missing (a catalog lookup, `to_regclass`, says so) it is created on first use
+/// with `CREATE TABLE IF NOT EXISTS` (idempotent, safe when several processes start at once), or
+/// by ``migrate()`` when ``Options/migratesAutomatically`` is off. A table that exists is never
+/// touched by DDL, so a read-only database (a hot standby, `default_transaction_read_only`)
+/// serves loads; its writes fail with ``TokenStoreError/Kind/readOnly``.
 /// A save is one statement (`INSERT … ON CONFLICT DO UPDATE`): a reader sees the old row or the
 /// new one, never a mix, whatever happens to the connection.
 ///
 /// **Encryption.** With ``Encryption/key(_:)`` the credentials are encrypted in this process,
-/// before they reach the database, in exactly the format of an `EncryptedFileTokenStore` file
-/// (XChaCha20-Poly1305, fresh nonce per save, versioned header as associated data; see
-/// ``CredentialsSealer``), under a key from the same key sources. The row holds no token text.
-/// A wrong key or a modified row is ``TokenStoreError/Kind/decryptionFailed`` from ``load()``,
-/// and the row is left as it is. ``Encryption/plaintext`` stores the plain JSON and must be
-/// asked for by name.
+/// before they reach the database, in the encrypted file format (XChaCha20-Poly1305, fresh
+/// nonce per save, versioned header as associated data; see ``CredentialsSealer``), under a key
+/// from the same key sources. The row holds no token text. A wrong key or a modified row is
+/// ``TokenStoreError/Kind/decryptionFailed`` from ``load()``, and the row is left as it is.
+/// ``Encryption/plaintext`` stores the plain JSON and must be asked for by name.
+///
+/// **Rows are bound to their table and account.** Each row is sealed with
+/// ``CredentialsSealer/seal(_:boundTo:)`` (format version 2), the table's name and the account
+/// in the associated data: a row copied from another account, or from another table under the
+/// same key, is refused as ``TokenStoreError/Kind/decryptionFailed`` like a modified one, so
+/// write access to the table without the key cannot make this account's processes act as
+/// another account's member. Rows written before binding (version 1) are read while
+/// ``Options/acceptsUnboundRows`` is on and sealed bound by the next save. A plain row
+/// (``Encryption/plaintext``) is bound to nothing.
+///
+/// **What binding cannot do: roll-back.** An older row of the same account (a backup, or a copy
+/// kept by someone who can write the table) is authentic and is accepted: nothing in the database
+/// can prove which of two authentic rows is the newer. The server notices instead, with the
+/// reference server's refresh-token reuse detection: the older row's refresh token was already
+/// used, so the first refresh with it revokes the whole session, newer tokens included (unless it
+/// is a retry within the server's short grace period for a lost response, before the newer token
+/// was ever used). Until then its access token works if it has not expired. So a rolled-back row
+/// signs the account out; it never continues a session for long, nor starts another account's.
 ///
 /// **Unreadable rows** are never overwritten: ``save(_:)`` and ``clear()`` first move a row
 /// that cannot be read (wrong key, modified, foreign) to `<table>_unreadable`, in the same
@@ -79,6 +99,10 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
     private let sectionKey: String
     /// `postgres://user@host:port/db, table t, account a`: for errors and the description.
     private let location: String
+    /// `postgres://user@host:port/db, table t_unreadable`: where rows moved aside go.
+    private let asideLocation: String
+    /// What each row's seal is bound to (``RowBinding``).
+    private let binding: String
     private let migrated = Locked(false)
     /// Tasks using this store wait here, in memory, before one of them polls PostgreSQL.
     private let processLock = ProcessLock()
@@ -162,6 +186,8 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         self.options = options
         self.tables = tables
         self.location = location
+        asideLocation = "\(database), table \(tables.unreadableDisplay)"
+        binding = RowBinding.string(table: options.table, account: account)
         lockKey = AdvisoryLockKey.make(table: tables.display, account: account)
         sectionKey = "\(database)|\(tables.display)|\(account)"
         runTask = ownsClient ? Task { await client.run() } : nil
@@ -179,10 +205,12 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         await runTask?.value
     }
 
-    /// Creates the tables when missing (`CREATE TABLE IF NOT EXISTS`); safe to run any number of
-    /// times, from several processes at once. The store does this by itself before its first use
-    /// unless ``Options/migratesAutomatically`` is off.
-    /// - Throws: ``TokenStoreError``: ``TokenStoreError/Kind/unavailable`` or
+    /// Creates the tables that are missing (`CREATE TABLE IF NOT EXISTS`, after a catalog lookup:
+    /// a table that exists is not touched); safe to run any number of times, from several
+    /// processes at once. The store does this by itself before its first use unless
+    /// ``Options/migratesAutomatically`` is off.
+    /// - Throws: ``TokenStoreError``: ``TokenStoreError/Kind/unavailable``,
+    ///   ``TokenStoreError/Kind/readOnly`` (a table is missing and the database is read-only) or
     ///   ``TokenStoreError/Kind/database`` (no permission to create tables, say).
     public func migrate() async throws(TokenStoreError) {
         try await perform("creating the tables", migrating: false) { connection in
@@ -190,16 +218,20 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         }
     }
 
-    /// Reads and decrypts this account's credentials; `nil` when it has no row.
-    /// - Throws: ``TokenStoreError``: ``TokenStoreError/Kind/decryptionFailed`` (wrong key or a
-    ///   modified row), ``TokenStoreError/Kind/unreadable``, ``TokenStoreError/Kind/unavailable``
-    ///   (no connection), ``TokenStoreError/Kind/database``. The row is left as it is.
+    /// Reads and decrypts this account's credentials; `nil` when it has no row. Works on a
+    /// read-only database once the tables exist.
+    /// - Throws: ``TokenStoreError``: ``TokenStoreError/Kind/decryptionFailed`` (wrong key, a
+    ///   modified row, or one copied from another account or table),
+    ///   ``TokenStoreError/Kind/unsupportedFormatVersion`` (an unbound row while
+    ///   ``Options/acceptsUnboundRows`` is off), ``TokenStoreError/Kind/unreadable``,
+    ///   ``TokenStoreError/Kind/unavailable`` (no connection), ``TokenStoreError/Kind/database``.
+    ///   The row is left as it is.
     public func load() async throws(TokenStoreError) -> Credentials? {
         let bytes = try await perform("reading the credentials") { connection in
             try await self.fetch(on: connection)
         }
         guard let bytes else { return nil }
-        return try await sealer.open(bytes)
+        return try await open(bytes)
     }
 
     /// Encrypts the credentials and replaces this account's row in one statement, inside the
@@ -207,9 +239,10 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
     /// not stopped by cancelling the task: a save that started finishes). A row that cannot be
     /// read is first moved to `<table>_unreadable`, in the same statement.
     /// - Throws: ``TokenStoreError``; on ``TokenStoreError/Kind/unavailable`` the row holds the
-    ///   old or the new credentials, never a mix.
+    ///   old or the new credentials, never a mix; on ``TokenStoreError/Kind/readOnly`` (a
+    ///   read-only database) nothing was changed.
     public func save(_ credentials: Credentials) async throws(TokenStoreError) {
-        let bytes = try sealer.seal(credentials)
+        let bytes = try sealer.seal(credentials, boundTo: binding)
         try await shielded("saving the credentials") { connection in
             var binds = PostgresBindings()
             binds.append(self.account)
@@ -225,6 +258,8 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
 
     /// Deletes this account's row inside the exclusive section; a row that cannot be read is
     /// moved to `<table>_unreadable` instead. Other accounts' rows are untouched.
+    /// - Throws: ``TokenStoreError``; ``TokenStoreError/Kind/readOnly`` on a read-only database
+    ///   (the row stays as it was).
     public func clear() async throws(TokenStoreError) {
         try await shielded("clearing the credentials") { connection in
             var binds = PostgresBindings()
@@ -235,6 +270,31 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
             } else {
                 try await self.run(self.tables.delete, binds, on: connection)
             }
+        }
+    }
+
+    /// Moves this account's row to `<table>_unreadable` when it exists and cannot be read,
+    /// inside the exclusive section, and says where it went:
+    /// `postgres://user@host:port/db, table <table>_unreadable, id 12` (kept, never deleted).
+    /// `nil` when there is no row or it reads; it is then left as it is. ``save(_:)`` and
+    /// ``clear()`` do the same first; call this to tell someone where the row went.
+    ///
+    /// A row that does not decrypt is moved too: the store cannot tell a wrong key or passphrase
+    /// from a modified or copied row, so call it for such a row only when the key is known to be
+    /// right or the user asked for it.
+    /// - Throws: ``TokenStoreError`` as ``clear()`` does.
+    public func moveAsideIfUnreadable() async throws(TokenStoreError) -> String? {
+        try await shielded("moving the unreadable row aside") { connection -> String? in
+            guard let unreadable = try await self.unreadableRow(on: connection) else { return nil }
+            var binds = PostgresBindings()
+            binds.append(self.account)
+            binds.append(ByteBuffer(bytes: unreadable))
+            let id = try await Statement.run(self.tables.moveAside, binds, on: connection) { rows in
+                var id: Int64?
+                for try await value in rows.decode(Int64.self) { id = value }
+                return id
+            }
+            return id.map { "\(self.asideLocation), id \($0)" }
         }
     }
 
@@ -270,7 +330,13 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         defer { processLock.unlock() }
         let (key, sectionKey, timeout, location) = (lockKey, self.sectionKey, options.lockTimeout, self.location)
         return try await ConnectionLease.with(client, timeout: options.connectionTimeout, location: location, probe: loginProbe) { connection in
-            try await self.migrateIfNeeded(on: connection)
+            do {
+                try await self.migrateIfNeeded(on: connection)
+            } catch {
+                // The store's own work before `body`: its errors are store errors (a read-only
+                // database that lacks the tables, say), never PostgresNIO's.
+                throw DatabaseErrors.map(error, location: location, doing: "checking the tables")
+            }
             try await AdvisoryLock.acquire(key, on: connection, timeout: timeout, cancellable: cancellable, location: location)
             let hold = SectionHold(key: sectionKey, connection: connection)
             let result: Result<T, any Error>
@@ -307,10 +373,12 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
 
     /// Runs `body` inside the section in a task of its own, which cancelling the caller does not
     /// cancel (it inherits the caller's section hold): a save or clear that started finishes.
-    private func shielded(_ what: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws(TokenStoreError) {
+    private func shielded<T: Sendable>(
+        _ what: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(TokenStoreError) -> T {
         let work = Task { try await self.section(cancellable: false, body) }
         do {
-            try await work.value
+            return try await work.value
         } catch {
             throw DatabaseErrors.map(error, location: location, doing: what)
         }
@@ -324,7 +392,19 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
     }
 
     private func migrate(on connection: PostgresConnection) async throws {
-        for statement in tables.migration {
+        // Only what is missing: a table that exists gets no DDL at all (not even CREATE TABLE IF
+        // NOT EXISTS, which a read-only database or a role without CREATE refuses), so such a
+        // database serves reads.
+        var binds = PostgresBindings()
+        binds.append(tables.credentials)
+        binds.append(tables.unreadable)
+        let (hasCredentials, hasUnreadable) = try await Statement.run(tables.existence, binds, on: connection) { rows in
+            var found = (false, false)
+            for try await row in rows.decode((Bool, Bool).self) { found = row }
+            return found
+        }
+        let missing = (hasCredentials ? [] : [tables.createCredentials]) + (hasUnreadable ? [] : [tables.createUnreadable])
+        for statement in missing {
             // CREATE TABLE IF NOT EXISTS is not atomic against itself: when another process
             // creates the same table at the same moment, one of them gets a unique violation
             // on the catalog (23505, 42P07 or 42710). The table exists then; run it again.
@@ -355,12 +435,17 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         }
     }
 
+    /// The credentials in a row's bytes, which must be bound to this table and account.
+    private func open(_ bytes: [UInt8]) async throws(TokenStoreError) -> Credentials {
+        try await sealer.open(bytes, boundTo: binding, acceptingUnbound: options.acceptsUnboundRows)
+    }
+
     /// The row's bytes when it exists and cannot be read with this store's key (so it is moved
     /// aside, not overwritten); `nil` when there is no row or it reads.
     private func unreadableRow(on connection: PostgresConnection) async throws -> [UInt8]? {
         guard let bytes = try await fetch(on: connection) else { return nil }
         do {
-            _ = try await sealer.open(bytes)
+            _ = try await open(bytes)
             return nil
         } catch where [.unreadable, .decryptionFailed, .unsupportedFormatVersion].contains(error.kind) {
             return bytes

@@ -7,6 +7,8 @@ struct TableNames: Sendable {
     let credentials: String
     /// The table of rows moved aside because they could not be read.
     let unreadable: String
+    /// The unreadable table's name as written in messages: `schema.table_unreadable` or `table_unreadable`.
+    let unreadableDisplay: String
 
     init(table: String, schema: String?) {
         func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -14,27 +16,35 @@ struct TableNames: Sendable {
         display = (schema.map { $0 + "." } ?? "") + table
         credentials = prefix + quote(table)
         unreadable = prefix + quote(table + "_unreadable")
+        unreadableDisplay = display + "_unreadable"
     }
 
-    /// Idempotent: the tables, created when missing.
-    var migration: [String] {
-        [
-            """
-            CREATE TABLE IF NOT EXISTS \(credentials) (
-                account text PRIMARY KEY,
-                credentials bytea NOT NULL,
-                updated_at timestamptz NOT NULL DEFAULT now()
-            )
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS \(unreadable) (
-                id bigserial PRIMARY KEY,
-                account text NOT NULL,
-                credentials bytea NOT NULL,
-                moved_at timestamptz NOT NULL DEFAULT now()
-            )
-            """,
-        ]
+    /// Whether each table exists (two booleans, no DDL): a read-only database answers it too.
+    var existence: String {
+        "SELECT to_regclass($1::text) IS NOT NULL, to_regclass($2::text) IS NOT NULL"
+    }
+
+    /// Idempotent: creates the credentials table when missing.
+    var createCredentials: String {
+        """
+        CREATE TABLE IF NOT EXISTS \(credentials) (
+            account text PRIMARY KEY,
+            credentials bytea NOT NULL,
+            updated_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
+    }
+
+    /// Idempotent: creates the table of rows moved aside when missing.
+    var createUnreadable: String {
+        """
+        CREATE TABLE IF NOT EXISTS \(unreadable) (
+            id bigserial PRIMARY KEY,
+            account text NOT NULL,
+            credentials bytea NOT NULL,
+            moved_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
     }
 
     /// $1 account.
@@ -64,13 +74,14 @@ struct TableNames: Sendable {
     /// $1 account.
     var delete: String { "DELETE FROM \(credentials) WHERE account = $1" }
 
-    /// $1 account, $2 the unreadable bytes found: moves the row to the unreadable table.
+    /// $1 account, $2 the unreadable bytes found: moves the row to the unreadable table and
+    /// returns its id there (no row when the row changed meanwhile).
     var moveAside: String {
         """
         WITH gone AS (
             DELETE FROM \(credentials) WHERE account = $1 AND credentials = $2 RETURNING account, credentials
         )
-        INSERT INTO \(unreadable) (account, credentials) SELECT account, credentials FROM gone
+        INSERT INTO \(unreadable) (account, credentials) SELECT account, credentials FROM gone RETURNING id
         """
     }
 }

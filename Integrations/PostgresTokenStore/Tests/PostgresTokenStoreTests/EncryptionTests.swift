@@ -28,8 +28,8 @@ struct EncryptionTests {
         await plain.shutdown()
     }
 
-    @Test("a row sealed here opens in an encrypted file store with the same key file")
-    func sameFormatAsTheFileStore() async throws {
+    @Test("a row is the encrypted format bound to its place (version 2): an encrypted file store with the same key file refuses it")
+    func boundRowIsNotAFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let keyURL = folder.appendingPathComponent("key")
@@ -39,11 +39,18 @@ struct EncryptionTests {
         try await store.save(credentials)
 
         let row = try #require(try await TestDatabase.rowBytes(table: table).first)
+        #expect(row[8] == 2)
         let fileURL = folder.appendingPathComponent("tokens.enc")
         try Data(row).write(to: fileURL)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fileURL.path)
         let fileStore = try await EncryptedFileTokenStore(fileURL: fileURL, key: .keyFile(keyURL))
-        #expect(try await fileStore.load() == credentials)
+        do {
+            _ = try await fileStore.load()
+            Issue.record("a file store opened a row bound to its table and account")
+        } catch {
+            #expect(error.kind == .unsupportedFormatVersion, "\(error)")
+        }
+        #expect(try await store.load() == credentials)
         await store.shutdown()
     }
 

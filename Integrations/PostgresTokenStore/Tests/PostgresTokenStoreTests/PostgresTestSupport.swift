@@ -88,6 +88,24 @@ enum TestDatabase {
         }
     }
 
+    /// Writes `bytes` as the row of `account` in `table` directly (creating the table first when
+    /// `create`, as the store would), for rows written by someone else.
+    static func writeRow(table: String, account: String, bytes: [UInt8], create: Bool = false) async throws {
+        let name = TableNames(table: table, schema: nil)
+        try await withConnection { connection in
+            if create {
+                for statement in [name.createCredentials, name.createUnreadable] {
+                    for try await _ in try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger) {}
+                }
+            }
+            var binds = PostgresBindings()
+            binds.append(account)
+            binds.append(ByteBuffer(bytes: bytes))
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: name.upsert, binds: binds), logger: connection.logger)
+            for try await _ in rows {}
+        }
+    }
+
     /// Runs one statement (for tampering).
     static func execute(_ sql: String) async throws {
         try await withConnection { connection in
