@@ -65,7 +65,7 @@ struct AppServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a request may take to arrive completely (request line, headers and body) from its first byte, before the connection is closed; 1-3600. [APP_REQUEST_TIMEOUT, default 30]")
     var requestTimeout: Int?
 
-    @Flag(inversion: .prefixedNo, help: "Throttle sign-ins and sign-ups (429 rate_limited with Retry-After). [default: on, off with --test-mode]")
+    @Flag(inversion: .prefixedNo, help: "Throttle sign-ins, sign-ups and anonymous sign-ins (429 rate_limited with Retry-After). [default: on, off with --test-mode]")
     var rateLimit: Bool?
 
     @Option(help: "Sliding window of the sign-in/sign-up limits in seconds, 1-86400. [APP_RATE_LIMIT_WINDOW, default 900]")
@@ -79,6 +79,9 @@ struct AppServerCommand: AsyncParsableCommand {
 
     @Option(help: "Sign-ups per client address within the window, 1-1000000. [APP_SIGN_UPS_PER_ADDRESS, default 20]")
     var signUpsPerAddress: Int?
+
+    @Option(help: "Anonymous sign-ins per client address within the window, 1-1000000. [APP_ANONYMOUS_SIGN_INS_PER_ADDRESS, default 20]")
+    var anonymousSignInsPerAddress: Int?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. [APP_LOG_LEVEL, default info]")
     var logLevel: String?
@@ -159,7 +162,9 @@ struct AppServerCommand: AsyncParsableCommand {
                     ?? defaults.signInFailuresPerAccount,
                 signInFailuresPerAddress: try integer(signInFailuresPerAddress, "APP_SIGN_IN_FAILURES_PER_ADDRESS", name: "count")
                     ?? defaults.signInFailuresPerAddress,
-                signUpsPerAddress: try integer(signUpsPerAddress, "APP_SIGN_UPS_PER_ADDRESS", name: "count") ?? defaults.signUpsPerAddress
+                signUpsPerAddress: try integer(signUpsPerAddress, "APP_SIGN_UPS_PER_ADDRESS", name: "count") ?? defaults.signUpsPerAddress,
+                anonymousSignInsPerAddress: try integer(anonymousSignInsPerAddress, "APP_ANONYMOUS_SIGN_INS_PER_ADDRESS", name: "count")
+                    ?? defaults.anonymousSignInsPerAddress
             )
         }
 

@@ -145,6 +145,7 @@ public struct ServerConfiguration: Sendable {
                 (rateLimits.signInFailuresPerAccount, "sign-in failures per account"),
                 (rateLimits.signInFailuresPerAddress, "sign-in failures per address"),
                 (rateLimits.signUpsPerAddress, "sign-ups per address"),
+                (rateLimits.anonymousSignInsPerAddress, "anonymous sign-ins per address"),
             ] where !RateLimits.countRange.contains(value) {
                 throw .invalid("\(name) must be \(RateLimits.countRange.lowerBound)...\(RateLimits.countRange.upperBound), got \(value)")
             }
