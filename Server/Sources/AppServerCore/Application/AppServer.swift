@@ -27,6 +27,7 @@ public enum AppServer {
         try FileDescriptorLimit.makeRoom(forConnections: configuration.maxConnections)
         let database = try await Database.open(configuration.database, logger: logger)
         do {
+            try await EmailNormalization.run(database, logger: logger)
             try await QuestionSeed.seedIfEmpty(database, now: clock.now().wholeSeconds)
             let testMode = configuration.testMode ? TestModeState() : nil
             let accessTokens = await AccessTokens(

@@ -35,6 +35,7 @@ public struct AuthService: Sendable {
     }
 
     /// Registers a member with email and password and starts a session.
+    /// - Parameter email: the email in normalized form (``Validation/email(_:field:)`` returns it).
     func signUp(email: String, password: String, nickname: String) async throws -> AuthSessionDTO {
         let hash = await passwords.hash(password)
         let now = clock.now()
@@ -48,6 +49,7 @@ public struct AuthService: Sendable {
     }
 
     /// Checks email and password and starts a session.
+    /// - Parameter email: the email in normalized form (``Validation/normalizedEmail(_:)``).
     func signIn(email: String, password: String) async throws -> AuthSessionDTO {
         let member = try await database.transaction { transaction in
             try await MemberStore.find(email: email, in: transaction)
@@ -165,7 +167,7 @@ public struct AuthService: Sendable {
     /// Creates the configured admin, or promotes an existing member with that email (and sets the
     /// configured password, so the configuration is the source of truth).
     func ensureAdmin(_ admin: AdminAccount, logger: Logger) async throws {
-        let email = admin.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = Validation.normalizedEmail(admin.email.trimmingCharacters(in: .whitespaces))
         let existing = try await database.transaction { transaction in
             try await MemberStore.find(email: email, in: transaction)
         }

@@ -22,7 +22,9 @@ struct AuthRoutes {
         routes.post("auth/sign-in") { request, context in
             let body = try await JSONBody.decode(SignInBody.self, from: request)
             // Only presence and type are checked: a malformed email simply cannot match.
-            let email = try Validation.required(body.email, field: "email").trimmingCharacters(in: .whitespaces).lowercased()
+            let email = Validation.normalizedEmail(
+                try Validation.required(body.email, field: "email").trimmingCharacters(in: .whitespaces)
+            )
             let password = try Validation.required(body.password, field: "password")
             guard let limiter = services.rateLimiter else {
                 return JSONBody.response(try await services.auth.signIn(email: email, password: password))
