@@ -49,8 +49,14 @@ public struct AuthService: Sendable {
     }
 
     /// Checks email and password and starts a session.
+    ///
+    /// A password over 72 bytes is wrong without a look: bcrypt reads only the first 72 bytes, so
+    /// verifying it would let any longer password that starts with the right 72 bytes in, and
+    /// sign-up (and `--admin-password`) refuse such passwords, so none is anyone's. It is answered
+    /// like any wrong password, without spending a bcrypt verification.
     /// - Parameter email: the email in normalized form (``Validation/normalizedEmail(_:)``).
     func signIn(email: String, password: String) async throws -> AuthSessionDTO {
+        guard password.utf8.count <= Validation.maximumPasswordBytes else { throw APIError.invalidCredentials }
         let member = try await database.transaction { transaction in
             try await MemberStore.find(email: email, in: transaction)
         }
