@@ -56,10 +56,16 @@ struct AppServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may go without receiving a request part (the whole header block, the next piece of a body) or, between requests, a new request, before it is closed; 1-3600. [APP_IDLE_TIMEOUT, default 60]")
     var idleTimeout: Int?
 
-    @Option(help: "Most connections served at once (more wait in the listen backlog), 1-100000. [APP_MAX_CONNECTIONS, default 512]")
+    @Option(help: "Most connections open at once (more are closed as they arrive), 1-100000; must fit under the file descriptor limit (ulimit -n), which the server raises up to its hard limit if needed. [APP_MAX_CONNECTIONS, default 512]")
     var maxConnections: Int?
 
-    @Flag(inversion: .prefixedNo, help: "Throttle sign-ins and sign-ups (429 rate_limited with Retry-After). [default: on, off with --test-mode]")
+    @Option(help: "Most connections open at once from one client address (more from it are closed as they arrive), 1-100000. [APP_MAX_CONNECTIONS_PER_ADDRESS, default 32; with --test-mode, --max-connections]")
+    var maxConnectionsPerAddress: Int?
+
+    @Option(help: "Seconds a request may take to arrive completely (request line, headers and body) from its first byte, before the connection is closed; 1-3600. [APP_REQUEST_TIMEOUT, default 30]")
+    var requestTimeout: Int?
+
+    @Flag(inversion: .prefixedNo, help: "Throttle sign-ins, sign-ups and anonymous sign-ins (429 rate_limited with Retry-After). [default: on, off with --test-mode]")
     var rateLimit: Bool?
 
     @Option(help: "Sliding window of the sign-in/sign-up limits in seconds, 1-86400. [APP_RATE_LIMIT_WINDOW, default 900]")
@@ -73,6 +79,9 @@ struct AppServerCommand: AsyncParsableCommand {
 
     @Option(help: "Sign-ups per client address within the window, 1-1000000. [APP_SIGN_UPS_PER_ADDRESS, default 20]")
     var signUpsPerAddress: Int?
+
+    @Option(help: "Anonymous sign-ins per client address within the window, 1-1000000. [APP_ANONYMOUS_SIGN_INS_PER_ADDRESS, default 20]")
+    var anonymousSignInsPerAddress: Int?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. [APP_LOG_LEVEL, default info]")
     var logLevel: String?
@@ -153,10 +162,17 @@ struct AppServerCommand: AsyncParsableCommand {
                     ?? defaults.signInFailuresPerAccount,
                 signInFailuresPerAddress: try integer(signInFailuresPerAddress, "APP_SIGN_IN_FAILURES_PER_ADDRESS", name: "count")
                     ?? defaults.signInFailuresPerAddress,
-                signUpsPerAddress: try integer(signUpsPerAddress, "APP_SIGN_UPS_PER_ADDRESS", name: "count") ?? defaults.signUpsPerAddress
+                signUpsPerAddress: try integer(signUpsPerAddress, "APP_SIGN_UPS_PER_ADDRESS", name: "count") ?? defaults.signUpsPerAddress,
+                anonymousSignInsPerAddress: try integer(anonymousSignInsPerAddress, "APP_ANONYMOUS_SIGN_INS_PER_ADDRESS", name: "count")
+                    ?? defaults.anonymousSignInsPerAddress
             )
         }
 
+        let connections = try integer(maxConnections, "APP_MAX_CONNECTIONS", name: "count") ?? ServerConfiguration.defaultMaxConnections
+        // Like the rate limits, the per-address limit is off in test mode unless given: test
+        // suites run many clients from 127.0.0.1.
+        let connectionsPerAddress = try integer(maxConnectionsPerAddress, "APP_MAX_CONNECTIONS_PER_ADDRESS", name: "count")
+            ?? (testMode ? connections : ServerConfiguration.defaultMaxConnectionsPerAddress)
         let configuration = ServerConfiguration(
             host: value(host, "APP_HOST") ?? "127.0.0.1",
             port: try integer(port, "APP_PORT", name: "port") ?? 8080,
@@ -169,11 +185,16 @@ struct AppServerCommand: AsyncParsableCommand {
             bcryptCost: try integer(bcryptCost, "APP_BCRYPT_COST", name: "cost") ?? ServerConfiguration.defaultBcryptCost,
             testMode: testMode,
             idleTimeout: .seconds(try integer(idleTimeout, "APP_IDLE_TIMEOUT", name: "seconds") ?? 60),
-            maxConnections: try integer(maxConnections, "APP_MAX_CONNECTIONS", name: "count") ?? ServerConfiguration.defaultMaxConnections,
-            rateLimits: rateLimits
+            maxConnections: connections,
+            rateLimits: rateLimits,
+            maxConnectionsPerAddress: connectionsPerAddress,
+            requestTimeout: .seconds(
+                try integer(requestTimeout, "APP_REQUEST_TIMEOUT", name: "seconds") ?? Int(ServerConfiguration.defaultRequestTimeout.components.seconds)
+            )
         )
         do {
             try configuration.validate()
+            try FileDescriptorLimit.makeRoom(forConnections: configuration.maxConnections)
         } catch {
             throw ValidationError(error.description)
         }

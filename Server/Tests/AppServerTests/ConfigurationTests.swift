@@ -96,4 +96,63 @@ struct ConfigurationTests {
             #expect(try Self.mode(folder) == 0o700)
         }
     }
+
+    static func realPath(_ path: String) throws -> String {
+        let resolved = try #require(realpath(path, nil))
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func write(_ text: String, to path: String, mode: mode_t) throws {
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        #expect(chmod(path, mode) == 0)
+    }
+
+    /// Issue 26 (14): a linked data folder or secret (a Kubernetes secret mount) was refused as
+    /// "mode 0777", the link's own mode, which no chmod can change.
+    @Test("a data folder or jwt-secret reached through symbolic links is judged by its target, and a refusal names the target to chmod")
+    func symbolicLinks() throws {
+        try Self.withFolder(mode: 0o700) { root in
+            // A data folder that is a link to a private folder.
+            let real = root + "/real"
+            try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: false)
+            #expect(chmod(real, 0o700) == 0)
+            #expect(symlink(real, root + "/data") == 0)
+            let secret = try SecretFile.loadOrCreate(in: root + "/data")
+            #expect(try SecretFile.loadOrCreate(in: real) == secret)
+
+            // A secret mounted as Kubernetes does: jwt-secret -> ..data/jwt-secret, ..data -> ..2026_01_01.
+            let mount = root + "/mount"
+            try FileManager.default.createDirectory(atPath: mount + "/..2026_01_01", withIntermediateDirectories: true)
+            #expect(chmod(mount, 0o700) == 0)
+            let mounted = String(repeating: "k", count: 40)
+            try Self.write(mounted + "\n", to: mount + "/..2026_01_01/jwt-secret", mode: 0o400)
+            #expect(symlink("..2026_01_01", mount + "/..data") == 0)
+            #expect(symlink("..data/jwt-secret", mount + "/jwt-secret") == 0)
+            #expect(try SecretFile.loadOrCreate(in: mount) == mounted)
+
+            // The same mount readable by others is refused, naming the target and what to run on it.
+            let target = try Self.realPath(mount + "/jwt-secret")
+            #expect(chmod(target, 0o644) == 0)
+            #expect {
+                _ = try SecretFile.loadOrCreate(in: mount)
+            } throws: { error in
+                let message = "\(error)"
+                return message.contains("a link to \(target)") && message.contains("(mode 0644)") && message.contains("`chmod 600 \(target)`")
+            }
+        }
+    }
+
+    @Test("a jwt-secret that is a link to a missing file is refused with a message, not retried forever")
+    func danglingSecretLink() throws {
+        try Self.withFolder(mode: 0o700) { folder in
+            #expect(symlink(folder + "/nowhere", folder + "/jwt-secret") == 0)
+            #expect {
+                _ = try SecretFile.loadOrCreate(in: folder)
+            } throws: { error in
+                "\(error)".contains("is a symbolic link to a missing file")
+            }
+        }
+    }
 }
+

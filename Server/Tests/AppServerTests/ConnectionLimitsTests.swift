@@ -7,10 +7,14 @@ import Testing
 @Suite("Connection-level limits and rejections (live server)")
 struct ConnectionLimitsTests {
     static func live<T: Sendable>(idleTimeout: Int = 60, maxConnections: Int = ServerConfiguration.defaultMaxConnections,
+                                  maxConnectionsPerAddress: Int = ServerConfiguration.defaultMaxConnectionsPerAddress,
+                                  requestTimeout: Int = 30, testMode: Bool = false,
                                   _ body: @Sendable (Int, API) async throws -> T) async throws -> T {
-        var configuration = TestServer.configuration()
+        var configuration = TestServer.configuration(testMode: testMode)
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.requestTimeout = .seconds(requestTimeout)
         return try await TestServer.run(.live, configuration: configuration) { api in
             try await body(try #require(api.client.port), api)
         }
@@ -98,6 +102,87 @@ struct ConnectionLimitsTests {
         }
     }
 
+    /// Issue 26 (9): one client trickling bytes over 2,000 connections kept everyone else out.
+    @Test("one address gets at most its share of connections: past it, its new connections are closed at once while another address is served")
+    func perAddressLimit() async throws {
+        try await Self.live(maxConnections: 6, maxConnectionsPerAddress: 3) { port, _ in
+            // 127.0.0.3 tries to take all 6 slots with requests whose bodies trickle in. (Not
+            // 127.0.0.1: the test client may hold a connection from there.)
+            var trickling: [RawSocket] = []
+            for _ in 0..<6 {
+                let socket = try RawSocket(port: port, from: "127.0.0.3")
+                await socket.send("POST /v1/auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                trickling.append(socket)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let outcomes = await withTaskGroup(of: Bool.self) { group in
+                for socket in trickling {
+                    group.addTask { await socket.readUntilClosed(timeout: 1).closed }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 3, "connections of 127.0.0.3 closed: \(outcomes)")
+
+            // Another client (127.0.0.2) is served although 127.0.0.3 still holds 3 connections.
+            let other = try RawSocket(port: port, from: "127.0.0.2")
+            await other.send("GET /v1/questions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let served = await other.readUntilClosed(timeout: 10)
+            #expect(served.text.hasPrefix("HTTP/1.1 401"), "\(served.text.prefix(80))")
+            // And 127.0.0.3 itself gets no fourth connection.
+            let fourth = try RawSocket(port: port, from: "127.0.0.3")
+            await fourth.send("GET /v1/questions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let refused = await fourth.readUntilClosed(timeout: 5)
+            #expect(refused.closed && refused.text.isEmpty, "served past its share: \(refused.text.prefix(40))")
+            #expect(refused.seconds < 2)
+            withExtendedLifetime(trickling) {}
+        }
+    }
+
+    /// Issue 26 (9): each body byte restarted the idle timer, so a trickled request held its
+    /// connection forever.
+    @Test("a request whose body or headers trickle in byte by byte is closed at the request deadline, though each byte restarts the idle timer")
+    func requestDeadline() async throws {
+        try await Self.live(idleTimeout: 60, requestTimeout: 2) { port, _ in
+            let body = try RawSocket(port: port)
+            await body.send("POST /v1/auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+            let headers = try RawSocket(port: port)
+            await headers.send("GET /v1/questions HTTP/1.1\r\nHost: x\r\n")
+            let start = Date()
+            let trickle = Task {
+                for _ in 0..<50 {
+                    await body.send("a")
+                    await headers.send("X")
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            defer { trickle.cancel() }
+            for (name, socket) in [("body", body), ("headers", headers)] {
+                let result = await socket.readUntilClosed(timeout: 12)
+                let seconds = Date().timeIntervalSince(start)
+                #expect(result.closed && result.text.isEmpty, "\(name): \(result.text.prefix(80))")
+                #expect(seconds > 1.5 && seconds < 6, "\(name) closed after \(seconds) s")
+            }
+        }
+    }
+
+    @Test("the request deadline never cuts a response the server is still working on, nor the wait for the next request on a kept-alive connection")
+    func requestDeadlineSparesResponses() async throws {
+        try await Self.live(requestTimeout: 1, testMode: true) { port, _ in
+            let socket = try RawSocket(port: port)
+            let fault = #"{"mode":"hang","count":1,"seconds":3}"#
+            await socket.send("POST /v1/_test/refresh-faults HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(fault.utf8.count)\r\n\r\n\(fault)")
+            // Idle on the kept-alive connection for longer than the deadline, then a refresh that hangs 3 s.
+            try await Task.sleep(for: .milliseconds(1500))
+            let refresh = #"{"refreshToken":"unknown"}"#
+            await socket.send("POST /v1/auth/refresh HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(refresh.utf8.count)\r\nConnection: close\r\n\r\n\(refresh)")
+            let result = await socket.readUntilClosed(timeout: 10)
+            #expect(result.text.hasPrefix("HTTP/1.1 204"), "\(result.text.prefix(80))")
+            #expect(result.text.contains("HTTP/1.1 401"), "\(result.text.suffix(200))")
+            #expect(result.text.contains("invalid_refresh_token"))
+            #expect(result.seconds > 2.5)
+        }
+    }
+
     @Test("idle timeout and connection limit are bounded configuration values")
     func bounds() {
         var configuration = TestServer.configuration()
@@ -111,5 +196,19 @@ struct ConnectionLimitsTests {
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
         configuration.maxConnections = 100_001
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.maxConnections = 512
+        #expect(configuration.maxConnectionsPerAddress == 32)
+        #expect(configuration.requestTimeout == .seconds(30))
+        configuration.maxConnectionsPerAddress = 0
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.maxConnectionsPerAddress = 100_001
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.maxConnectionsPerAddress = 32
+        configuration.requestTimeout = .zero
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.requestTimeout = .seconds(Int.max)
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.requestTimeout = .seconds(30)
+        #expect(throws: Never.self) { try configuration.validate() }
     }
 }

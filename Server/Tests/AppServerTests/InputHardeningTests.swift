@@ -93,6 +93,26 @@ struct InputHardeningTests {
         }
     }
 
+    /// Issue 26 (12): bcrypt reads 72 bytes, so any longer password starting with them signed in.
+    @Test("a password over 72 bytes never signs in, not even one whose first 72 bytes are the password; the admin's neither")
+    func longPasswordAtSignIn() async throws {
+        let exact = String(repeating: "b", count: 71) + "1"
+        let adminPassword = String(repeating: "€", count: 24)   // 72 bytes
+        var configuration = TestServer.configuration()
+        configuration.admin = AdminAccount(email: "root@example.com", password: adminPassword)
+        try await TestServer.run(configuration: configuration) { api in
+            _ = try await api.signUp("exact@example.com", password: exact)
+            for (email, password) in [("exact@example.com", exact), ("root@example.com", adminPassword)] {
+                for tail in ["x", "anything else", String(repeating: "z", count: 100)] {
+                    let response = try await api.send(.post, "/v1/auth/sign-in", json: #"{"email":"\#(email)","password":"\#(password + tail)"}"#)
+                    #expect(response.status == .unauthorized, "\(email) + \(tail.count) bytes")
+                    #expect(response.errorCode == "invalid_credentials")
+                }
+                #expect(try await api.signIn(email, password: password).member.email == email)
+            }
+        }
+    }
+
     @Test("an admin password with U+0000 or over 72 bytes is a configuration error")
     func adminPassword() throws {
         var configuration = TestServer.configuration()

@@ -81,6 +81,75 @@ struct RateLimitTests {
         }
     }
 
+    /// Issue 26 (10): the limit was checked before and recorded after verifying the password, so
+    /// 50 or 200 concurrent wrong passwords were all verified, and a right one among them signed in.
+    @Test("of concurrent sign-ins for one account, only the limit are verified: the rest, the right password too, get 429")
+    func concurrentSignIns() async throws {
+        var configuration = Self.configuration(Self.limits)
+        // bcrypt at the production cost: verifications overlap as they do under attack.
+        configuration.bcryptCost = ServerConfiguration.defaultBcryptCost
+        try await TestServer.run(configuration: configuration) { api in
+            _ = try await api.signUp("ann@example.com")
+            let (wrong, right) = try await withThrowingTaskGroup(of: (isRight: Bool, status: HTTPResponse.Status).self) { group in
+                for _ in 0..<20 {
+                    group.addTask { (false, try await Self.wrongPassword(api, "ann@example.com").status) }
+                }
+                group.addTask {
+                    // While the wrong passwords are being verified.
+                    try await Task.sleep(for: .milliseconds(300))
+                    let response = try await api.send(.post, "/v1/auth/sign-in", json: #"{"email":"ann@example.com","password":"password-1"}"#)
+                    return (true, response.status)
+                }
+                var wrong: [HTTPResponse.Status] = []
+                var right: HTTPResponse.Status?
+                for try await result in group {
+                    if result.isRight { right = result.status } else { wrong.append(result.status) }
+                }
+                return (wrong, right)
+            }
+            #expect(wrong.filter { $0 == .unauthorized }.count == 3, "verified: \(wrong.filter { $0 == .unauthorized }.count) of 20")
+            #expect(wrong.filter { $0 == .tooManyRequests }.count == 17)
+            #expect(right == .tooManyRequests)
+        }
+    }
+
+    @Test("a right password gives its slot back: it does not count toward the account's limit")
+    func rightPasswordDoesNotCount() async throws {
+        try await TestServer.run(configuration: Self.configuration(Self.limits)) { api in
+            _ = try await api.signUp("ann@example.com")
+            for _ in 0..<2 {
+                #expect(try await Self.wrongPassword(api, "ann@example.com").status == .unauthorized)
+            }
+            for _ in 0..<3 {
+                #expect(try await api.signIn("ann@example.com", password: "password-1").member.email == "ann@example.com")
+            }
+            #expect(try await Self.wrongPassword(api, "ann@example.com").status == .unauthorized)
+            #expect(try await Self.wrongPassword(api, "ann@example.com").status == .tooManyRequests)
+        }
+    }
+
+    /// Issue 26 (15): 500 anonymous sign-ins in 1.3 s each created a member and a session.
+    @Test("anonymous sign-ins from one address beyond the limit get 429 rate_limited with Retry-After")
+    func anonymousSignInsPerAddress() async throws {
+        let clock = TestClock()
+        var limits = Self.limits
+        limits.anonymousSignInsPerAddress = 3
+        try await TestServer.run(configuration: Self.configuration(limits), clock: clock) { api in
+            for _ in 0..<3 {
+                #expect(try await api.send(.post, "/v1/auth/anonymous").status == .created)
+            }
+            clock.advance(by: 100)
+            let limited = try await api.send(.post, "/v1/auth/anonymous")
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.errorCode == "rate_limited")
+            #expect(limited.headers[.retryAfter] == "500")
+            // Sign-ups have their own count.
+            _ = try await api.signUp("ann@example.com")
+            clock.advance(by: 500)
+            #expect(try await api.send(.post, "/v1/auth/anonymous").status == .created)
+        }
+    }
+
     @Test("with the limiter off (the default of ServerConfiguration and of --test-mode) nothing is limited")
     func off() async throws {
         #expect(TestServer.configuration().rateLimits == nil)
@@ -92,6 +161,7 @@ struct RateLimitTests {
             #expect(try await api.signIn("ann@example.com", password: "password-1").member.email == "ann@example.com")
             for index in 0..<30 {
                 _ = try await api.signUp("user\(index)@example.com")
+                #expect(try await api.send(.post, "/v1/auth/anonymous").status == .created)
             }
         }
     }
@@ -100,7 +170,7 @@ struct RateLimitTests {
     func bounds() {
         for change: (inout RateLimits) -> Void in [
             { $0.window = .zero }, { $0.window = .seconds(Int.max) }, { $0.signInFailuresPerAccount = 0 },
-            { $0.signInFailuresPerAddress = Int.max }, { $0.signUpsPerAddress = -1 },
+            { $0.signInFailuresPerAddress = Int.max }, { $0.signUpsPerAddress = -1 }, { $0.anonymousSignInsPerAddress = 0 },
         ] {
             var limits = RateLimits.default
             change(&limits)

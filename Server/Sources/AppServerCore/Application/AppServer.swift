@@ -24,8 +24,10 @@ public enum AppServer {
         onListening: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> App {
         try configuration.validate()
+        try FileDescriptorLimit.makeRoom(forConnections: configuration.maxConnections)
         let database = try await Database.open(configuration.database, logger: logger)
         do {
+            try await EmailNormalization.run(database, logger: logger)
             try await QuestionSeed.seedIfEmpty(database, now: clock.now().wholeSeconds)
             let testMode = configuration.testMode ? TestModeState() : nil
             let accessTokens = await AccessTokens(
@@ -44,15 +46,9 @@ public enum AppServer {
                 database: database, auth: auth, accessTokens: accessTokens, clock: clock, testMode: testMode,
                 rateLimiter: configuration.rateLimits.map { RateLimiter(limits: $0, clock: clock) }
             )
-            let connections = ConnectionLimitHandler.Counter(limit: configuration.maxConnections)
             return Application(
                 router: makeRouter(services: services),
-                server: .http1(
-                    configuration: .init(
-                        additionalChannelHandlers: [ConnectionLimitHandler(counter: connections), ParseErrorBodyHandler()],
-                        idleTimeout: TimeAmount(configuration.idleTimeout)
-                    )
-                ),
+                server: httpServer(configuration),
                 configuration: .init(
                     address: .hostname(configuration.host, port: configuration.port), serverName: nil
                 ),
@@ -65,6 +61,22 @@ public enum AppServer {
         } catch {
             await database.close()
             throw error
+        }
+    }
+
+    /// HTTP/1 with the connection limits, the request deadline, the idle timeout and the JSON body
+    /// for parser errors.
+    static func httpServer(_ configuration: ServerConfiguration) -> HTTPServerBuilder {
+        let connections = ConnectionLimitHandler.Counter(
+            limit: configuration.maxConnections, perAddressLimit: configuration.maxConnectionsPerAddress
+        )
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionLimitHandler(counter: connections), RequestProgressObserver(), ParseErrorBodyHandler()],
+            idleTimeout: TimeAmount(configuration.idleTimeout)
+        )
+        let requestTimeout = TimeAmount(configuration.requestTimeout)
+        return HTTPServerBuilder { responder in
+            AppHTTPChannel(http1: HTTP1Channel(responder: responder, configuration: http1), requestTimeout: requestTimeout)
         }
     }
 

@@ -37,6 +37,7 @@ public struct AuthService: Sendable {
     }
 
     /// Registers a member with email and password and starts a session.
+    /// - Parameter email: the email in normalized form (``Validation/email(_:field:)`` returns it).
     func signUp(email: String, password: String, nickname: String) async throws -> AuthSessionDTO {
         let hash = await passwords.hash(password)
         let now = clock.now()
@@ -50,7 +51,14 @@ public struct AuthService: Sendable {
     }
 
     /// Checks email and password and starts a session.
+    ///
+    /// A password over 72 bytes is wrong without a look: bcrypt reads only the first 72 bytes, so
+    /// verifying it would let any longer password that starts with the right 72 bytes in, and
+    /// sign-up (and `--admin-password`) refuse such passwords, so none is anyone's. It is answered
+    /// like any wrong password, without spending a bcrypt verification.
+    /// - Parameter email: the email in normalized form (``Validation/normalizedEmail(_:)``).
     func signIn(email: String, password: String) async throws -> AuthSessionDTO {
+        guard password.utf8.count <= Validation.maximumPasswordBytes else { throw APIError.invalidCredentials }
         let member = try await database.transaction { transaction in
             try await MemberStore.find(email: email, in: transaction)
         }
@@ -184,7 +192,7 @@ public struct AuthService: Sendable {
     /// Creates the configured admin, or promotes an existing member with that email (and sets the
     /// configured password, so the configuration is the source of truth).
     func ensureAdmin(_ admin: AdminAccount, logger: Logger) async throws {
-        let email = admin.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = Validation.normalizedEmail(admin.email.trimmingCharacters(in: .whitespaces))
         let existing = try await database.transaction { transaction in
             try await MemberStore.find(email: email, in: transaction)
         }

@@ -13,10 +13,15 @@ public struct RateLimits: Sendable, Equatable {
     public var signInFailuresPerAddress: Int
     /// Sign-ups (requests that passed validation) per client address within the window.
     public var signUpsPerAddress: Int
+    /// Anonymous sign-ins per client address within the window: each one creates a member and a
+    /// session, like a sign-up.
+    public var anonymousSignInsPerAddress: Int
 
-    /// The defaults: 15 minutes; 10 failures per account, 100 per address; 20 sign-ups per address.
+    /// The defaults: 15 minutes; 10 failures per account, 100 per address; 20 sign-ups and 20
+    /// anonymous sign-ins per address.
     public static let `default` = RateLimits(
-        window: .seconds(900), signInFailuresPerAccount: 10, signInFailuresPerAddress: 100, signUpsPerAddress: 20
+        window: .seconds(900), signInFailuresPerAccount: 10, signInFailuresPerAddress: 100, signUpsPerAddress: 20,
+        anonymousSignInsPerAddress: 20
     )
 
     /// Allowed windows, in seconds.
@@ -25,11 +30,15 @@ public struct RateLimits: Sendable, Equatable {
     public static let countRange = 1...1_000_000
 
     /// Creates limits.
-    public init(window: Duration, signInFailuresPerAccount: Int, signInFailuresPerAddress: Int, signUpsPerAddress: Int) {
+    public init(
+        window: Duration, signInFailuresPerAccount: Int, signInFailuresPerAddress: Int, signUpsPerAddress: Int,
+        anonymousSignInsPerAddress: Int = 20
+    ) {
         self.window = window
         self.signInFailuresPerAccount = signInFailuresPerAccount
         self.signInFailuresPerAddress = signInFailuresPerAddress
         self.signUpsPerAddress = signUpsPerAddress
+        self.anonymousSignInsPerAddress = anonymousSignInsPerAddress
     }
 }
 
@@ -48,40 +57,49 @@ final class RateLimiter: Sendable {
 
     private var window: TimeInterval { limits.window.timeInterval }
 
-    /// Throws 429 `rate_limited` when any key already holds its limit of events in the window.
-    func check(_ keys: [(key: String, limit: Int)]) throws(APIError) {
-        let now = clock.now()
-        let wait = events.withLockedValue { events in
-            keys.compactMap { Self.retryAfter(&events, key: $0.key, limit: $0.limit, now: now, window: window) }.max()
-        }
-        if let wait { throw APIError.rateLimited(retryAfter: wait) }
+    /// Events recorded by ``reserve(_:)`` that ``release(_:)`` can take back.
+    struct Reservation: Sendable {
+        let keys: [String]
+        let date: Date
     }
 
-    /// Records one event for every key.
-    func record(_ keys: [String]) {
+    /// Records one event for every key at once, unless a key already holds its limit of events in
+    /// the window: then nothing is recorded and it throws 429 `rate_limited`.
+    ///
+    /// Checking and recording in one step under the lock is what bounds the work behind a limit
+    /// whatever the concurrency: with a limit of 10, at most 10 attempts per window get past it,
+    /// even when 200 arrive at once (checking first and recording after the work let them all through).
+    @discardableResult
+    func reserve(_ keys: [(key: String, limit: Int)]) throws(APIError) -> Reservation {
         let now = clock.now()
         let window = self.window
-        events.withLockedValue { events in
-            for key in keys { events[key, default: []].append(now) }
+        let wait: Int? = events.withLockedValue { events in
+            if let wait = keys.compactMap({ Self.retryAfter(&events, key: $0.key, limit: $0.limit, now: now, window: window) }).max() {
+                return wait
+            }
+            for (key, _) in keys { events[key, default: []].append(now) }
             if events.count > Self.sweepThreshold {
                 events = events.compactMapValues { dates in
                     let kept = dates.filter { now.timeIntervalSince($0) < window }
                     return kept.isEmpty ? nil : kept
                 }
             }
-        }
-    }
-
-    /// Checks and records in one step (nothing is recorded when it throws).
-    func checkAndRecord(_ key: String, limit: Int) throws(APIError) {
-        let now = clock.now()
-        let window = self.window
-        let wait: Int? = events.withLockedValue { events in
-            if let wait = Self.retryAfter(&events, key: key, limit: limit, now: now, window: window) { return wait }
-            events[key, default: []].append(now)
             return nil
         }
         if let wait { throw APIError.rateLimited(retryAfter: wait) }
+        return Reservation(keys: keys.map(\.key), date: now)
+    }
+
+    /// Takes back the events of a reservation whose attempt turned out not to count (a right
+    /// password). Equal dates are interchangeable, so it removes one event with that date per key.
+    func release(_ reservation: Reservation) {
+        events.withLockedValue { events in
+            for key in reservation.keys {
+                guard var dates = events[key], let index = dates.firstIndex(of: reservation.date) else { continue }
+                dates.remove(at: index)
+                events[key] = dates.isEmpty ? nil : dates
+            }
+        }
     }
 
     /// Drops the key's expired events; when `limit` remain, the whole seconds until one expires.

@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The signing secret kept in `<data-dir>/jwt-secret` when none is configured.
 ///
@@ -44,7 +51,12 @@ public enum SecretFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            if errno == EEXIST { return try loadOrCreate(in: directory) }
+            if errno == EEXIST {
+                // Another server created it just now: read that one. Else it is a link to a
+                // missing file (O_EXCL never follows a link), which reading would not find either.
+                if fileManager.fileExists(atPath: path) { return try loadOrCreate(in: directory) }
+                throw .file(path: path, reason: "is a symbolic link to a missing file; create the secret there or remove the link")
+            }
             throw .file(path: path, reason: "cannot create: \(reason)")
         }
         defer { close(fd) }
@@ -59,11 +71,17 @@ public enum SecretFile {
     /// Refuses a file or folder that group or others can access (any of the mode bits 0077), as
     /// ssh refuses such keys and the SDK's token store refuses such files. The server never
     /// changes the mode itself: a wrong mode means someone else may already have read the secret.
+    ///
+    /// Symbolic links are followed, as the token stores do: a mounted secret (Kubernetes links
+    /// `jwt-secret` to `..data/jwt-secret`) or a linked data folder is judged by its target, whose
+    /// mode is the one that matters (a link's own mode is always 0777 and `chmod` cannot change
+    /// it). When `path` goes through a link, the message names the target, the file to `chmod`.
     /// - Throws: ``ConfigurationError/file(path:reason:)`` saying what to run.
     public static func requirePrivate(_ path: String, what: String, fix: String) throws(ConfigurationError) {
+        let target = linkTarget(path)
         let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            attributes = try FileManager.default.attributesOfItem(atPath: target ?? path)
         } catch {
             throw .file(path: path, reason: "cannot read its mode: \(error.localizedDescription)")
         }
@@ -75,8 +93,21 @@ public enum SecretFile {
             let octal = String(mode, radix: 8)
             throw .file(
                 path: path,
-                reason: "\(what) can be accessed by group or others (mode 0\(octal)); refused: run `\(fix) \(path)`"
+                reason: (target.map { "a link to \($0): " } ?? "")
+                    + "\(what) can be accessed by group or others (mode 0\(octal)); refused: run `\(fix) \(target ?? path)`"
+                    + (target == nil ? "" : " (for a mounted secret, set the mode where it is mounted, e.g. Kubernetes defaultMode: 0400)")
             )
         }
+    }
+
+    /// The file or folder a symbolic link at `path` leads to (all links resolved); `nil` when
+    /// `path` is not a link. (A link in a folder above, such as macOS's `/var`, needs no mention:
+    /// `chmod PATH` then reaches the right file.)
+    static func linkTarget(_ path: String) -> String? {
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil,
+              let resolved = realpath(path, nil)
+        else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

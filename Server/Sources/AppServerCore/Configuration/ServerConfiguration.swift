@@ -31,8 +31,15 @@ public struct ServerConfiguration: Sendable {
     /// the next piece of a body) or, between requests, without a new one, before it is closed.
     /// Never applies while the server is answering a request it has fully read.
     public var idleTimeout: Duration
-    /// The most connections served at once; further ones wait in the listen backlog.
+    /// The most connections served at once; further ones are closed as soon as they are accepted.
     public var maxConnections: Int
+    /// The most connections one client address may hold at once; further ones from that address
+    /// are closed as soon as they are accepted, while other addresses are still served.
+    public var maxConnectionsPerAddress: Int
+    /// How long a request may take to arrive completely (request line, headers and body), from
+    /// its first byte; then the connection is closed. Unlike ``idleTimeout``, a trickle of bytes
+    /// does not restart it.
+    public var requestTimeout: Duration
     /// Sign-in and sign-up throttling; `nil` (the default here) turns it off. The executable turns
     /// it on with ``RateLimits/default`` unless `--test-mode` (or `--no-rate-limit`).
     public var rateLimits: RateLimits?
@@ -51,6 +58,14 @@ public struct ServerConfiguration: Sendable {
     public static let defaultIdleTimeout: Duration = .seconds(60)
     /// The default connection limit.
     public static let defaultMaxConnections = 512
+    /// The default per-address connection limit: HTTP/1.1 clients open at most about 6
+    /// connections to a host (browsers; URLSession's default is 6 on macOS, 4 on iOS), so 32 lets
+    /// several of them share one address (a NAT) while one address holds at most 1/16 of the
+    /// default connection limit.
+    public static let defaultMaxConnectionsPerAddress = 32
+    /// The default request deadline: 30 seconds. The largest valid request body is about 4 KB
+    /// (1000 characters of up to 4 bytes in JSON), so even ~150 bytes per second is enough.
+    public static let defaultRequestTimeout: Duration = .seconds(30)
 
     /// Creates a configuration; every argument but the secret has the server's default.
     public init(
@@ -66,7 +81,9 @@ public struct ServerConfiguration: Sendable {
         testMode: Bool = false,
         idleTimeout: Duration = Self.defaultIdleTimeout,
         maxConnections: Int = Self.defaultMaxConnections,
-        rateLimits: RateLimits? = nil
+        rateLimits: RateLimits? = nil,
+        maxConnectionsPerAddress: Int = Self.defaultMaxConnectionsPerAddress,
+        requestTimeout: Duration = Self.defaultRequestTimeout
     ) {
         self.host = host
         self.port = port
@@ -81,6 +98,8 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
         self.rateLimits = rateLimits
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.requestTimeout = requestTimeout
     }
 
     /// Allowed ports (0: any free one).
@@ -95,8 +114,10 @@ public struct ServerConfiguration: Sendable {
     public static let bcryptCostRange = 4...31
     /// Allowed idle timeouts, in seconds: 1 second to 1 hour.
     public static let idleTimeoutRange = 1...3600
-    /// Allowed connection limits.
+    /// Allowed connection limits, in all and per address.
     public static let maxConnectionsRange = 1...100_000
+    /// Allowed request deadlines, in seconds: 1 second to 1 hour.
+    public static let requestTimeoutRange = 1...3600
 
     /// Checks the values that cannot be expressed by the types. Every number has a bounded range,
     /// so that no later arithmetic (token expiry, timers) can overflow.
@@ -117,18 +138,25 @@ public struct ServerConfiguration: Sendable {
         try seconds(refreshReuseGrace, "refresh reuse grace", Self.refreshReuseGraceRange)
         guard Self.bcryptCostRange.contains(bcryptCost) else { throw .invalid("bcrypt cost must be 4...31, got \(bcryptCost)") }
         try seconds(idleTimeout, "idle timeout", Self.idleTimeoutRange)
+        try seconds(requestTimeout, "request timeout", Self.requestTimeoutRange)
         if let rateLimits {
             try seconds(rateLimits.window, "rate limit window", RateLimits.windowRange)
             for (value, name) in [
                 (rateLimits.signInFailuresPerAccount, "sign-in failures per account"),
                 (rateLimits.signInFailuresPerAddress, "sign-in failures per address"),
                 (rateLimits.signUpsPerAddress, "sign-ups per address"),
+                (rateLimits.anonymousSignInsPerAddress, "anonymous sign-ins per address"),
             ] where !RateLimits.countRange.contains(value) {
                 throw .invalid("\(name) must be \(RateLimits.countRange.lowerBound)...\(RateLimits.countRange.upperBound), got \(value)")
             }
         }
         guard Self.maxConnectionsRange.contains(maxConnections) else {
             throw .invalid("max connections must be \(Self.maxConnectionsRange.lowerBound)...\(Self.maxConnectionsRange.upperBound), got \(maxConnections)")
+        }
+        guard Self.maxConnectionsRange.contains(maxConnectionsPerAddress) else {
+            throw .invalid(
+                "max connections per address must be \(Self.maxConnectionsRange.lowerBound)...\(Self.maxConnectionsRange.upperBound), got \(maxConnectionsPerAddress)"
+            )
         }
         if let admin {
             guard Validation.isValidEmail(admin.email) else { throw .invalid("admin email is not a valid email address") }

@@ -1,9 +1,11 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Closes a new connection at once when `limit` connections are already open, so that idle
-/// or half-open connections cannot use up the process's file descriptors and starve normal
-/// requests (with the idle timeout, they are also closed after a while).
+/// Closes a new connection at once when `limit` connections are already open, or when its client
+/// address already holds `perAddressLimit` of them, so that idle or half-open connections cannot
+/// use up the process's file descriptors and starve normal requests (with the idle timeout and
+/// the request deadline, they are also closed after a while), and one client cannot take every
+/// slot: other addresses keep being served while it trickles bytes over its connections.
 ///
 /// One handler joins each connection's pipeline (`HTTP1Channel.Configuration.additionalChannelHandlers`);
 /// they share one ``Counter``. A connection counts from when its handler is added until the
@@ -15,43 +17,66 @@ import NIOCore
 final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
-    /// The number of open connections, shared by every connection's handler.
+    /// The open connections, in all and per client address, shared by every connection's handler.
     final class Counter: Sendable {
         let limit: Int
-        private let open = NIOLockedValueBox(0)
+        let perAddressLimit: Int
+        /// The total, and the count of every address with at least one open connection (so the
+        /// dictionary never holds more than `limit` entries).
+        private let open = NIOLockedValueBox((total: 0, byAddress: [String: Int]()))
 
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, perAddressLimit: Int) {
+            self.limit = limit
+            self.perAddressLimit = perAddressLimit
+        }
 
-        /// Counts a new connection; `false` (and nothing counted) when the limit is reached.
-        func admit() -> Bool {
-            open.withLockedValue { count in
-                guard count < limit else { return false }
-                count += 1
+        /// Counts a new connection from `address`; `false` (and nothing counted) when the limit or
+        /// the address's limit is reached.
+        func admit(address: String) -> Bool {
+            open.withLockedValue { open in
+                let fromAddress = open.byAddress[address, default: 0]
+                guard open.total < limit, fromAddress < perAddressLimit else { return false }
+                open.total += 1
+                open.byAddress[address] = fromAddress + 1
                 return true
             }
         }
 
-        func release() { open.withLockedValue { $0 -= 1 } }
+        /// Uncounts a connection that ``admit(address:)`` counted.
+        func release(address: String) {
+            open.withLockedValue { open in
+                open.total -= 1
+                let remaining = open.byAddress[address, default: 1] - 1
+                open.byAddress[address] = remaining > 0 ? remaining : nil
+            }
+        }
 
-        var current: Int { open.withLockedValue { $0 } }
+        /// The number of open connections.
+        var current: Int { open.withLockedValue { $0.total } }
     }
 
     private let counter: Counter
-    private var counted = false
+    /// The client address this connection was counted under; `nil` when it was not counted.
+    private var countedAddress: String?
 
     init(counter: Counter) {
         self.counter = counter
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        counted = counter.admit()
-        if !counted { context.close(promise: nil) }
+        // An accepted socket knows its peer from the start; the fallback key groups the rest.
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        if counter.admit(address: address) {
+            countedAddress = address
+        } else {
+            context.close(promise: nil)
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        if counted {
-            counted = false
-            counter.release()
+        if let address = countedAddress {
+            countedAddress = nil
+            counter.release(address: address)
         }
     }
 }

@@ -64,13 +64,26 @@ public enum Validation {
         return value
     }
 
-    /// A valid email, normalized to lower case.
+    /// A valid email, normalized (see ``normalizedEmail(_:)``).
     public static func email(_ value: String?, field: String = "email") throws(APIError) -> String {
         let email = try required(value, field: field)
         guard isValidEmail(email) else {
             throw .invalidRequest("\(field): must be an email address (local@domain with a dot in the domain, no spaces, at most \(maximumEmailLength) characters)")
         }
-        return email.lowercased()
+        return normalizedEmail(email)
+    }
+
+    /// The form in which emails are stored, compared and throttled: lower case, then Unicode NFC
+    /// (canonical composition). `josé@example.com` written with a precomposed `é` (U+00E9) and
+    /// with `e` plus a combining accent (U+0301) are the same address, and so are `Ann@…` and
+    /// `ann@…`; SQLite compares bytes, so both spellings must become the same bytes first.
+    public static func normalizedEmail(_ email: String) -> String {
+        email.lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether two strings are the same bytes (Swift's `==` equates canonically equivalent strings).
+    static func sameBytes(_ first: String, _ second: String) -> Bool {
+        first.utf8.elementsEqual(second.utf8)
     }
 
     /// A valid password (returned unchanged).

@@ -14,7 +14,7 @@ struct AuthRoutes {
             let password = try Validation.password(body.password)
             let nickname = try Validation.nickname(body.nickname)
             if let limiter = services.rateLimiter {
-                try limiter.checkAndRecord("sign-up@\(clientAddress(context))", limit: limiter.limits.signUpsPerAddress)
+                try limiter.reserve([(key: "sign-up@\(clientAddress(context))", limit: limiter.limits.signUpsPerAddress)])
             }
             let session = try await services.auth.signUp(email: email, password: password, nickname: nickname)
             return JSONBody.response(session, status: .created)
@@ -22,27 +22,39 @@ struct AuthRoutes {
         routes.post("auth/sign-in") { request, context in
             let body = try await JSONBody.decode(SignInBody.self, from: request)
             // Only presence and type are checked: a malformed email simply cannot match.
-            let email = try Validation.required(body.email, field: "email").trimmingCharacters(in: .whitespaces).lowercased()
+            let email = Validation.normalizedEmail(
+                try Validation.required(body.email, field: "email").trimmingCharacters(in: .whitespaces)
+            )
             let password = try Validation.required(body.password, field: "password")
             guard let limiter = services.rateLimiter else {
                 return JSONBody.response(try await services.auth.signIn(email: email, password: password))
             }
-            // Checked before the password: once an account (or address) is over its limit, even
-            // the right password gets 429 until the window has moved on.
-            let keys = [
+            // A slot is reserved before the password is verified, in one step with the check, so
+            // at most the limit of attempts per window are verified however many arrive at once;
+            // once an account (or address) is at its limit, even the right password gets 429
+            // until the window has moved on. A right password gives its slot back.
+            let reservation = try limiter.reserve([
                 (key: "sign-in-failure:\(email)", limit: limiter.limits.signInFailuresPerAccount),
                 (key: "sign-in-failure@\(clientAddress(context))", limit: limiter.limits.signInFailuresPerAddress),
-            ]
-            try limiter.check(keys)
+            ])
+            let session: AuthSessionDTO
             do {
-                return JSONBody.response(try await services.auth.signIn(email: email, password: password))
+                session = try await services.auth.signIn(email: email, password: password)
             } catch let error as APIError where error.code == .invalidCredentials {
-                limiter.record(keys.map(\.key))
+                throw error   // a failed attempt keeps its slot: it counts
+            } catch {
+                limiter.release(reservation)
                 throw error
             }
+            limiter.release(reservation)
+            return JSONBody.response(session)
         }
-        routes.post("auth/anonymous") { _, _ in
-            JSONBody.response(try await services.auth.signInAnonymously(), status: .created)
+        routes.post("auth/anonymous") { _, context in
+            // Each anonymous sign-in creates a member and a session: limited per address like sign-ups.
+            if let limiter = services.rateLimiter {
+                try limiter.reserve([(key: "anonymous@\(clientAddress(context))", limit: limiter.limits.anonymousSignInsPerAddress)])
+            }
+            return JSONBody.response(try await services.auth.signInAnonymously(), status: .created)
         }
         routes.post("auth/refresh") { request, context in
             // Test mode counts every call and applies a pending fault before anything else, so a

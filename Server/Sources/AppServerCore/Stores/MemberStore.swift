@@ -38,6 +38,27 @@ enum MemberStore {
             .first.map(record)
     }
 
+    /// Members whose stored email may not be in normalized form (``Validation/normalizedEmail(_:)``):
+    /// those with a byte outside printable ASCII or an upper-case ASCII letter. Lower-case ASCII
+    /// emails, the usual case, are normalized already and are not read.
+    static func emailsToNormalize(in transaction: Transaction) async throws(DatabaseError) -> [(id: UUID, email: String)] {
+        let rows = try await transaction.query(
+            "SELECT id, email FROM members WHERE email IS NOT NULL AND (email GLOB '*[^ -~]*' OR email <> lower(email))"
+        )
+        var members: [(id: UUID, email: String)] = []
+        for row in rows {
+            guard let id = UUID(uuidString: try row.string("id")) else {
+                throw DatabaseError(operation: "read member", underlying: ColumnError(column: "id"))
+            }
+            members.append((id, try row.string("email")))
+        }
+        return members
+    }
+
+    static func updateEmail(id: UUID, email: String, in transaction: Transaction) async throws(DatabaseError) {
+        try await transaction.execute("UPDATE members SET email = ? WHERE id = ?", [.text(email), .text(id.dbString)])
+    }
+
     static func updateNickname(id: UUID, nickname: String, in transaction: Transaction) async throws(DatabaseError) {
         try await transaction.execute("UPDATE members SET nickname = ? WHERE id = ?", [.text(nickname), .text(id.dbString)])
     }

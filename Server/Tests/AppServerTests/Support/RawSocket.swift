@@ -7,12 +7,24 @@ import Darwin
 
 /// A plain TCP connection to 127.0.0.1 for requests no HTTP client would send (unknown methods,
 /// oversized headers, half-sent requests).
+///
+/// `@unchecked Sendable`: its only state is the descriptor, set once in `init`; `send` and
+/// `readUntilClosed` are awaited one at a time by the test that owns the socket.
 final class RawSocket: @unchecked Sendable {
     private let fd: Int32
 
-    init(port: Int) throws {
+    /// Connects to `127.0.0.1:port` from `source` (another loopback address such as `127.0.0.2`
+    /// looks like another client: Linux routes all of 127.0.0.0/8 to the loopback interface).
+    init(port: Int, from source: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { close(fd); throw POSIXError(.EADDRNOTAVAIL) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
