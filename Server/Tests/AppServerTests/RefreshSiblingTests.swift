@@ -226,6 +226,41 @@ struct RefreshSiblingTests {
         }
     }
 
+    @Test("a refresh held at the server whose client is killed (its connection closed) never reaches the token logic, even when let through after the other holder used its child: no reuse, that holder's session lives")
+    func heldRefreshOfAGoneClientIsNotProcessed() async throws {
+        try await TestServer.run(.live, configuration: TestServer.configuration(testMode: true)) { api in
+            let session = try await api.signUp("ivy@example.com")
+            let refreshToken = session.tokens.refreshToken
+            #expect(try await api.send(.post, "/v1/_test/refresh-faults", json: #"{"mode":"hang","count":1,"seconds":2}"#).status == .noContent)
+            let port = try #require(api.client.port)
+            // Holder A: its request reaches the server and is held; then A is killed (its kernel closes the connection).
+            let holderA = try RawSocket(port: port)
+            let body = #"{"refreshToken":"\#(refreshToken)"}"#
+            await holderA.send("POST /v1/auth/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let reached = ContinuousClock.now + .seconds(10)
+            while try await api.send(.get, "/v1/_test/counters").decode(TestModeState.Counters.self).refreshCalls < 1, ContinuousClock.now < reached {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            holderA.shutDown()
+            // Holder B refreshes with the same token and then uses its child, all while A's request is held.
+            let b = try await Self.rotate(refreshToken, api: api)
+            let b2 = try await Self.rotate(b.refreshToken, api: api)
+            #expect(try await Self.completedRefreshes(api) == 2, "the held refresh ended before holder B's two: the order is not the one tested")
+
+            // A's request is let through after B used its child; it must not reach the token logic.
+            let deadline = ContinuousClock.now + .seconds(15)
+            while try await Self.completedRefreshes(api) < 3, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try await Self.completedRefreshes(api) == 3, "the held refresh never ended")
+
+            let next = try await Self.rotate(b2.refreshToken, api: api)
+            #expect(try await Self.isSignedIn(next.accessToken, api: api))
+            let counters = try await api.send(.get, "/v1/_test/counters").decode(TestModeState.Counters.self)
+            #expect(counters.errorCodes["refresh_token_reused"] == nil)
+        }
+    }
+
     @Test("a database from schema 2 gets the parent links from `replaced_by`: a token used before the upgrade is still retried within its window, and a child withdrawn before stays withdrawn")
     func migratesSchemaTwo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("app-server-tests-\(UUID().uuidString)")

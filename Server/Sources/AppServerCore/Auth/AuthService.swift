@@ -94,6 +94,7 @@ public struct AuthService: Sendable {
         case rotated(TokensDTO)
         case reused
         case invalid
+        case clientGone
     }
 
     /// Rotates a refresh token: consumes it and returns a new pair in the same session family.
@@ -108,11 +109,19 @@ public struct AuthService: Sendable {
     /// reuse.
     /// - Throws: 401 `refresh_token_reused` (after revoking the family) on reuse;
     ///   401 `invalid_refresh_token` when the token is unknown, expired or its family is revoked.
-    func refresh(refreshToken: String) async throws -> TokensDTO {
+    ///
+    /// - Parameter clientIsConnected: whether the client that sent the request is still there,
+    ///   asked inside the transaction before anything is read or written. A request whose
+    ///   client has gone (a killed process, whose kernel closed the connection) while it was
+    ///   held at the server never reaches the token logic: its answer could go nowhere, and
+    ///   presenting its token then could only withdraw or reuse what a surviving holder got.
+    /// - Throws: ``ClientGoneError`` when `clientIsConnected` says no; nothing was changed.
+    func refresh(refreshToken: String, clientIsConnected: @Sendable () -> Bool = { true }) async throws -> TokensDTO {
         let hash = RandomToken.hash(refreshToken)
         let now = clock.now()
         // Reuse must commit the revocation, so the transaction returns the outcome instead of throwing.
         let outcome: RefreshOutcome = try await database.transaction { transaction in
+            guard clientIsConnected() else { return .clientGone }
             guard let record = try await SessionStore.findRefreshToken(hash: hash, in: transaction) else { return .invalid }
             if record.isUsed || record.isWithdrawn {
                 guard try await mayIssueSibling(presenting: record, hash: hash, now: now, in: transaction),
@@ -140,6 +149,7 @@ public struct AuthService: Sendable {
         case .rotated(let tokens): return tokens
         case .reused: throw APIError.refreshTokenReused
         case .invalid: throw APIError.invalidRefreshToken
+        case .clientGone: throw ClientGoneError()
         }
     }
 

@@ -2,7 +2,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// Hummingbird's HTTP/1 child channel with a ``RequestDeadlineHandler`` in front of it: the
+/// Hummingbird's HTTP/1 child channel with a ``ClientPresenceHandler`` and a
+/// ``RequestDeadlineHandler`` in front of it: the
 /// deadline must see the raw bytes, before the HTTP decoder that
 /// `HTTP1Channel.Configuration.additionalChannelHandlers` come after.
 struct AppHTTPChannel: ServerChildChannel {
@@ -15,6 +16,7 @@ struct AppHTTPChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         // Called on the channel's event loop, with an empty pipeline: this handler comes first.
         do {
+            try channel.pipeline.syncOperations.addHandler(ClientPresenceHandler())
             try channel.pipeline.syncOperations.addHandler(RequestDeadlineHandler(timeout: requestTimeout))
         } catch {
             return channel.eventLoop.makeFailedFuture(error)

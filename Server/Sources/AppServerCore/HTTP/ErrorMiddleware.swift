@@ -5,7 +5,7 @@ import Logging
 ///
 /// ``APIError`` keeps its status and code; Hummingbird's own `HTTPError`s (no such route, body
 /// too large, ...) get the matching contract code; anything else is logged and answered
-/// `500 internal` without details. ``ConnectionDropError`` passes through: there is no response.
+/// `500 internal` without details. ``ConnectionDropError`` and ``ClientGoneError`` pass through: there is no response.
 public struct ErrorMiddleware: RouterMiddleware {
     /// The context of the routes.
     public typealias Context = AppRequestContext
@@ -26,6 +26,8 @@ public struct ErrorMiddleware: RouterMiddleware {
         } catch let error as APIError {
             return try error.response(from: request, context: context)
         } catch let error as ConnectionDropError {
+            throw error
+        } catch let error as ClientGoneError {
             throw error
         } catch let error as HTTPError where error.status == .notFound {
             // Hummingbird answers "no route" for an unknown path and for a known path with another method.

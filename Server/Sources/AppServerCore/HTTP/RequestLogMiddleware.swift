@@ -36,6 +36,9 @@ public struct RequestLogMiddleware: RouterMiddleware {
         } catch is ConnectionDropError {
             log("dropped")
             throw ConnectionDropError()
+        } catch is ClientGoneError {
+            log("client gone")
+            throw ClientGoneError()
         } catch {
             log("error")
             throw error

@@ -64,7 +64,11 @@ struct AuthRoutes {
             }
             let body = try await JSONBody.decode(RefreshTokenBody.self, from: request)
             let refreshToken = try Validation.required(body.refreshToken, field: "refreshToken")
-            return JSONBody.response(RefreshResultDTO(tokens: try await services.auth.refresh(refreshToken: refreshToken)))
+            // A client that closed its connection while its request was held (a killed process)
+            // gets no rotation: see AuthService.refresh.
+            let hasLeft = await ClientPresenceHandler.hasLeft(context.channel)
+            let tokens = try await services.auth.refresh(refreshToken: refreshToken, clientIsConnected: { !hasLeft() })
+            return JSONBody.response(RefreshResultDTO(tokens: tokens))
         }
         // The middleware applies to the routes added after it: sign-out only.
         routes.add(middleware: services.authMiddleware)

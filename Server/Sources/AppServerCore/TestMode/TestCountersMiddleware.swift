@@ -23,6 +23,9 @@ public struct TestCountersMiddleware: RouterMiddleware {
         } catch let error as ConnectionDropError {
             state.record(route: Self.route(request, context), status: 0)
             throw error
+        } catch let error as ClientGoneError {
+            state.record(route: Self.route(request, context), status: 0)
+            throw error
         }
     }
 

@@ -37,6 +37,12 @@ final class RawSocket: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Closes both directions the way the kernel does for a killed process: the server reads
+    /// the end of the stream. The descriptor itself is closed in `deinit`.
+    func shutDown() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Sends all bytes (a failure to send is ignored: the server may already have closed), from a
     /// Dispatch thread like ``readUntilClosed(timeout:)``.
     func send(_ text: String) async {
