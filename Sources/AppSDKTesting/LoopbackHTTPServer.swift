@@ -9,7 +9,10 @@ import Darwin
 /// A tiny HTTP/1.1 server on 127.0.0.1 and a free port, for tests that exercise a real
 /// transport (``TransportConformance`` runs on it). Each connection gets one request and
 /// one reply (or a dropped connection); the server stops when `stop()` is called or the
-/// value is released.
+/// value is released. It can also play a hostile server: a body that never ends, one that
+/// trickles, a `Content-Length` that promises too much (``Reply/stream(status:announcedLength:chunk:interval:count:)``),
+/// and it counts what it wrote (``bytesSent``) and the replies that ended (``repliesFinished``),
+/// so a test can tell when a client stopped reading.
 ///
 /// ```swift
 /// let http = try LoopbackHTTPServer { request in .json(200, #"{"ok":true}"#) }
@@ -46,6 +49,11 @@ public final class LoopbackHTTPServer: Sendable {
         case truncate(status: Int, promisedLength: Int, body: Data)
         /// Waits, then replies.
         indirect case delayed(TimeInterval, Reply)
+        /// Sends a head, then `chunk` again and again, `interval` seconds apart, `count` times
+        /// (`nil`: until the client closes the connection), then closes. The body is chunked,
+        /// unless `announcedLength` is given: then that is its `Content-Length`, whatever is
+        /// sent, and the chunks go out as they are.
+        case stream(status: Int, announcedLength: Int? = nil, chunk: Data, interval: TimeInterval = 0, count: Int? = nil)
 
         /// A JSON answer: `text` with `Content-Type: application/json`.
         public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Reply {
@@ -61,11 +69,29 @@ public final class LoopbackHTTPServer: Sendable {
     private let handler: @Sendable (Request) -> Reply
     private let stopped = LockedValue(false)
     private let received = LockedValue<[Request]>([])
+    private let sent = LockedValue(0)
+    private let finished = LockedValue(0)
 
     /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     /// The requests read so far, in order.
     public var requests: [Request] { received.withLock { $0 } }
+    /// The bytes written so far to every connection, heads included.
+    public var bytesSent: Int { sent.withLock { $0 } }
+    /// How many replies have ended: written in full, or cut short because the client closed
+    /// the connection.
+    public var repliesFinished: Int { finished.withLock { $0 } }
+
+    /// Waits until `count` replies have ended (see ``repliesFinished``), for at most
+    /// `timeout` seconds; whether they did.
+    public func waitForReplies(_ count: Int, timeout: TimeInterval) async throws -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(min(max(timeout, 0), 3_600) * 1_000))
+        while repliesFinished < count {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
 
     /// Starts listening; `handler` chooses the reply to each request (on the connection's
     /// own thread, so it may block).
@@ -113,6 +139,7 @@ public final class LoopbackHTTPServer: Sendable {
         guard let request = readRequest(client) else { return }
         received.withLock { $0.append(request) }
         write(handler(request), to: client)
+        finished.withLock { $0 += 1 }
     }
 
     private func write(_ reply: Reply, to client: Int32) {
@@ -127,7 +154,25 @@ public final class LoopbackHTTPServer: Sendable {
             sendAll(client, head(status: status, headers: headers, length: body.count) + body)
         case let .truncate(status, promisedLength, body):
             sendAll(client, head(status: status, headers: ["Content-Type": "application/json"], length: promisedLength) + body)
+        case let .stream(status, announcedLength, chunk, interval, count):
+            stream(to: client, status: status, announcedLength: announcedLength, chunk: chunk, interval: interval, count: count)
         }
+    }
+
+    private func stream(to client: Int32, status: Int, announcedLength: Int?, chunk: Data, interval: TimeInterval, count: Int?) {
+        let chunked = announcedLength == nil
+        let head = chunked
+            ? Data("HTTP/1.1 \(status) Status\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".utf8)
+            : self.head(status: status, headers: [:], length: announcedLength ?? 0)
+        guard sendAll(client, head) else { return }
+        let framed = chunked ? Data(String(chunk.count, radix: 16).utf8) + Data("\r\n".utf8) + chunk + Data("\r\n".utf8) : chunk
+        var written = 0
+        while count.map({ written < $0 }) ?? true {
+            if interval > 0 { Thread.sleep(forTimeInterval: interval) }
+            guard sendAll(client, framed) else { return }
+            written += 1
+        }
+        if chunked { sendAll(client, Data("0\r\n\r\n".utf8)) }
     }
 
     private func head(status: Int, headers: [String: String], length: Int) -> Data {
@@ -137,14 +182,18 @@ public final class LoopbackHTTPServer: Sendable {
         return Data(text.utf8)
     }
 
-    private func sendAll(_ client: Int32, _ data: Data) {
+    /// Writes all of `data`; `false` when the client closed the connection first.
+    @discardableResult
+    private func sendAll(_ client: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = send(client, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if written <= 0 { return }
+                if written <= 0 { return false }
                 offset += written
+                sent.withLock { $0 += written }
             }
+            return true
         }
     }
 

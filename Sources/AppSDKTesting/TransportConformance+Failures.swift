@@ -73,6 +73,23 @@ extension TransportConformance {
         #expect(waited < .seconds(8), "cancelled only after \(waited)")
     }
 
+    /// A task cancelled before it sends throws `CancellationError` at once, and the transport
+    /// works afterwards.
+    public func cancellingBeforeSendingThrowsAtOnce() async throws {
+        let http = try LoopbackHTTPServer { _ in .respond(status: 204) }
+        defer { http.stop() }
+        let transport = transport()
+        let request = request(.get, http.baseURL, "/v1/ping")
+        let task = Task<(Data, HTTPResponse), any Error> {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(request)
+        }
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        let (_, response) = try await transport.send(request)
+        #expect(response.statusCode == 204)
+    }
+
     /// Endless redirects fail with `.other` (not transient) whose cause says so.
     public func endlessRedirectsFail() async throws {
         let http = try LoopbackHTTPServer { request in

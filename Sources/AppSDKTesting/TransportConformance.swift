@@ -14,16 +14,19 @@ import Testing
 /// ```swift
 /// @Suite("URLSession transport against a loopback HTTP server")
 /// struct URLSessionTransportTests {
-///     let conformance = TransportConformance { timeout in URLSessionTransport(timeout: timeout) }
+///     let conformance = TransportConformance { timeout, maximumResponseBytes in
+///         URLSessionTransport(timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+///     }
 ///
 ///     @Test("a 401 or a 500 is returned, not thrown")
 ///     func errorStatuses() async throws { try await conformance.errorStatusesAreReturnedNotThrown() }
 /// }
 /// ```
 public struct TransportConformance: Sendable {
-    /// Makes the transport under test, whose requests wait `timeout` seconds at most.
-    /// It is called once or twice per scenario; it may return the same client each time.
-    public typealias MakeTransport = @Sendable (_ timeout: TimeInterval) -> any HTTPTransport
+    /// Makes the transport under test, whose requests take `timeout` seconds at most and
+    /// whose responses have at most `maximumResponseBytes` of body. It is called once or
+    /// twice per scenario; it may return the same client each time.
+    public typealias MakeTransport = @Sendable (_ timeout: TimeInterval, _ maximumResponseBytes: Int) -> any HTTPTransport
 
     let makeTransport: MakeTransport
 
@@ -38,14 +41,17 @@ public struct TransportConformance: Sendable {
     /// the header keeps it out of an error.
     static let shortSecret = "s3cr3t-9"
 
-    /// The transport under test, with a 5-second timeout unless told otherwise.
-    func transport(timeout: TimeInterval = 5) -> any HTTPTransport {
-        makeTransport(timeout)
+    /// The transport under test, with a 5-second timeout and the default size limit unless
+    /// told otherwise.
+    func transport(timeout: TimeInterval = 5,
+                   maximumResponseBytes: Int = TransportLimits.defaultMaximumResponseBytes) -> any HTTPTransport {
+        makeTransport(timeout, maximumResponseBytes)
     }
 
     /// A `Server` over `http` and the transport under test.
-    func server(_ http: LoopbackHTTPServer, timeout: TimeInterval = 5) throws -> Server {
-        try Server(baseURL: http.baseURL, transport: transport(timeout: timeout))
+    func server(_ http: LoopbackHTTPServer, timeout: TimeInterval = 5,
+                maximumResponseBytes: Int = TransportLimits.defaultMaximumResponseBytes) throws -> Server {
+        try Server(baseURL: http.baseURL, transport: transport(timeout: timeout, maximumResponseBytes: maximumResponseBytes))
     }
 
     /// A request to `target` (a path and query) on `baseURL`.

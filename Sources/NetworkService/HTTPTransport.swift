@@ -10,6 +10,13 @@ public import Foundation
 /// errors is the SDK's job. It throws only when no response arrived, preferably a
 /// ``TransportError`` so the SDK can tell a timeout from a dropped connection.
 ///
+/// A transport that talks to the network itself also protects the caller from the server:
+/// it follows a redirect only as ``RedirectPolicy`` allows (a credential never goes to
+/// another origin: `.redirectRefused`), stops reading a body past its size limit
+/// (`.responseTooLarge`), lets its timeout bound the whole request (`.timedOut`), and bounds
+/// its settings with ``TransportLimits``. AppSDKTesting's `TransportConformance` checks all of
+/// it against a loopback server.
+///
 /// ```swift
 /// struct LoggingTransport: HTTPTransport {
 ///     let wrapped: any HTTPTransport

@@ -53,12 +53,14 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     /// At most 80 characters of an unexpected body, redacted; `nil` when the body was fine.
     public let responseSnippet: String?
     /// How long the server asked the client to wait before trying again (`Retry-After`, in
-    /// seconds or as a date), for example with 429 `rate_limited` or 503.
+    /// seconds or as a date), for example with 429 `rate_limited` or 503. Always within
+    /// 0 seconds to one day: a longer wait is cut to a day, so arithmetic on it never overflows.
     public let retryAfter: TimeInterval?
     /// The error underneath: a ``TransportError``, a `DecodingError`, an `EncodingError`.
     public let underlying: (any Error)?
 
     /// Creates an error; the SDK makes these, tests and custom transports may too.
+    /// `retryAfter` is kept within 0 seconds to one day (NaN becomes `nil`).
     public init(
         kind: Kind, method: HTTPMethod, path: String, statusCode: Int? = nil,
         serverErrorCode: ServerErrorCode? = nil, serverMessage: String? = nil,
@@ -74,7 +76,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         self.authenticateChallenge = authenticateChallenge.map { Redaction.redact($0) }
         self.responseSnippet = responseSnippet
         self.underlying = underlying
-        self.retryAfter = retryAfter
+        self.retryAfter = retryAfter.flatMap(RetryAfter.bounded)
     }
 
     /// Whether the access token was refused, by the default rule: HTTP 401 (RFC 6750).

@@ -1,13 +1,15 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A request that got no HTTP response: the connection could not be made, timed out or dropped.
+/// A request that got no HTTP response: the connection could not be made, timed out or
+/// dropped, or the transport refused what the server sent (a redirect of a credential to
+/// another origin, a body over its limit).
 ///
 /// Transports throw it so that ``NetworkError/isTransient`` can tell a retryable failure
 /// from a permanent one.
-public struct TransportError: Error, Sendable, CustomStringConvertible {
+public struct TransportError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong, as far as retrying is concerned.
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The name of the kind, for example `"timedOut"`.
@@ -17,12 +19,20 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 
         /// No connection could be made (no network, host unknown, connection refused).
         public static let cannotConnect = Kind(rawValue: "cannotConnect")
-        /// The server did not answer in time.
+        /// The server did not answer in time: the whole request, redirects and body included,
+        /// took longer than the transport's timeout.
         public static let timedOut = Kind(rawValue: "timedOut")
         /// The connection closed before a whole response arrived.
         public static let connectionLost = Kind(rawValue: "connectionLost")
         /// TLS failed (certificate, handshake). Not transient.
         public static let secureConnectionFailed = Kind(rawValue: "secureConnectionFailed")
+        /// The server redirected a request that carries a credential to another origin, and
+        /// the transport refused to follow (``RedirectPolicy``); the underlying error is a
+        /// ``CrossOriginRedirect`` naming both origins. Not transient.
+        public static let redirectRefused = Kind(rawValue: "redirectRefused")
+        /// The response body is larger than the transport accepts; the transport stopped
+        /// reading it. The underlying error is a ``ResponseTooLarge`` with the limit. Not transient.
+        public static let responseTooLarge = Kind(rawValue: "responseTooLarge")
         /// Anything else.
         public static let other = Kind(rawValue: "other")
 
@@ -53,9 +63,20 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         return "transport error (\(kind)): \(cause)"
     }
 
+    /// The description.
+    public var errorDescription: String? { description }
+
     /// What the underlying error says, redacted; `nil` when there is none.
     public var cause: String? {
         guard let underlying else { return nil }
+        // The transports' own refusals name origins and numbers only; redacting them would
+        // hide a long host name.
+        switch underlying {
+        case let refusal as CrossOriginRedirect: return refusal.description
+        case let tooLarge as ResponseTooLarge: return tooLarge.description
+        case let deadline as RequestDeadlineExceeded: return deadline.description
+        default: break
+        }
         #if canImport(FoundationNetworking) || canImport(Darwin)
         if let urlError = underlying as? URLError {
             return Redaction.redact(Self.summary(of: urlError))

@@ -9,6 +9,34 @@ public import FoundationNetworking
 /// refused or unreachable host `.cannotConnect`, a connection closed mid-response
 /// `.connectionLost`.
 ///
+/// What it refuses and bounds, whatever the server does:
+/// - **Redirects.** A request that carries a credential (a secret header such as
+///   `Authorization`, or a body) follows redirects within its own origin only; a redirect to
+///   another scheme, host or port fails with `.redirectRefused` before anything is sent
+///   there (``RedirectPolicy``). Other redirects are followed as `URLSession` follows them,
+///   a relative `Location` resolved as RFC 9110 says (FoundationNetworking on Linux drops
+///   its trailing slash), and a 307 or 308 re-sends the body (which FoundationNetworking
+///   drops): the transport sends such a request again itself, up to 10 times.
+/// - **Response size.** A body larger than ``maximumResponseBytes`` fails with
+///   `.responseTooLarge`: at the head when `Content-Length` announces it, otherwise as soon
+///   as that many bytes have arrived; the transport keeps no more than the limit. (On Linux
+///   FoundationNetworking goes on reading until it handles the cancellation, a moment later;
+///   the transport drops each piece as it comes, so memory stays bounded.)
+/// - **Time.** ``timeout`` bounds the whole request, redirects and body included: a server
+///   that sends a byte now and then cannot keep it waiting longer (`.timedOut`, whose
+///   underlying error is a ``RequestDeadlineExceeded``).
+///
+/// Absurd settings are bounded rather than trusted (``TransportLimits``): a timeout is kept
+/// within a millisecond and a day, a negative size limit becomes 0.
+///
+/// **A session of yours.** ``init(session:timeout:maximumResponseBytes:)`` with a session
+/// gets the same redirect rule and deadline (through a task delegate that implements
+/// redirects only, so your session's delegate still gets everything else), but `URLSession`
+/// hands a body to the session's own delegate only, so the size limit is checked once the
+/// whole body has arrived: it is refused all the same, but the memory it took is bounded by
+/// the deadline alone. To customise the session and keep memory bounded, pass its
+/// configuration to ``init(configuration:timeout:maximumResponseBytes:)`` instead.
+///
 /// ```swift
 /// let server = try Server(baseURL: "https://api.example.com",
 ///                         transport: URLSessionTransport(timeout: 10))
@@ -16,55 +44,126 @@ public import FoundationNetworking
 public struct URLSessionTransport: HTTPTransport {
     /// The session requests go through.
     public let session: URLSession
-    /// Seconds a request may wait for data before it fails with `.timedOut`.
+    /// Seconds a whole request may take, from sending it to the last byte of the answer,
+    /// before it fails with `.timedOut`; within a millisecond and a day (``TransportLimits``).
     public let timeout: TimeInterval
+    /// The largest response body accepted, in bytes; a larger one fails with `.responseTooLarge`.
+    public let maximumResponseBytes: Int
+    /// The delegate of a session the transport made; `nil` for a session of yours.
+    private let delegate: URLSessionTransportDelegate?
+    /// Invalidates a session made from a configuration once no copy of the transport uses it.
+    private let owner: SessionOwner?
 
     /// Creates a transport over `session`. Without one, it uses an ephemeral session (no
-    /// cookies or cache on disk) whose request timeout is `timeout`; transports with the
-    /// default timeout share one such session.
-    public init(session: URLSession? = nil, timeout: TimeInterval = Self.defaultTimeout) {
-        self.session = session ?? (timeout == Self.defaultTimeout ? Self.sharedEphemeralSession : Self.makeEphemeralSession(timeout: timeout))
-        self.timeout = timeout
+    /// cookies or cache on disk) shared by every transport made this way, whatever its timeout.
+    /// With one, see the type's discussion for what the size limit can and cannot do.
+    public init(session: URLSession? = nil, timeout: TimeInterval = Self.defaultTimeout,
+                maximumResponseBytes: Int = Self.defaultMaximumResponseBytes) {
+        self.timeout = TransportLimits.boundedTimeout(timeout)
+        self.maximumResponseBytes = TransportLimits.boundedMaximumResponseBytes(maximumResponseBytes)
+        self.owner = nil
+        if let session {
+            self.session = session
+            self.delegate = nil
+        } else {
+            self.session = Self.sharedSession.session
+            self.delegate = Self.sharedSession.delegate
+        }
+    }
+
+    /// Creates a transport over a session of its own made from `configuration` (a proxy,
+    /// extra headers, TLS settings...), with every protection of the type's discussion.
+    /// The session is invalidated once the transport and its copies are gone.
+    ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.ephemeral
+    /// configuration.httpAdditionalHeaders = ["User-Agent": "MyApp/1.0"]
+    /// let transport = URLSessionTransport(configuration: configuration, timeout: 10)
+    /// ```
+    public init(configuration: URLSessionConfiguration, timeout: TimeInterval = Self.defaultTimeout,
+                maximumResponseBytes: Int = Self.defaultMaximumResponseBytes) {
+        // A copy, its idle timeout bounded: FoundationNetworking multiplies it into an `Int`.
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        configuration.timeoutIntervalForRequest = TransportLimits.boundedTimeout(configuration.timeoutIntervalForRequest)
+        let (session, delegate) = Self.makeSession(configuration)
+        self.session = session
+        self.delegate = delegate
+        self.owner = SessionOwner(session)
+        self.timeout = TransportLimits.boundedTimeout(timeout)
+        self.maximumResponseBytes = TransportLimits.boundedMaximumResponseBytes(maximumResponseBytes)
     }
 
     /// 30 seconds.
-    public static let defaultTimeout: TimeInterval = 30
+    public static let defaultTimeout: TimeInterval = TransportLimits.defaultTimeout
+    /// 16 MiB (``TransportLimits/defaultMaximumResponseBytes`` says why).
+    public static let defaultMaximumResponseBytes = TransportLimits.defaultMaximumResponseBytes
 
-    private static let sharedEphemeralSession = makeEphemeralSession(timeout: defaultTimeout)
-
-    private static func makeEphemeralSession(timeout: TimeInterval) -> URLSession {
+    private static let sharedSession: (session: URLSession, delegate: URLSessionTransportDelegate) = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = timeout
-        return URLSession(configuration: configuration)
+        return makeSession(configuration)
+    }()
+
+    private static func makeSession(_ configuration: URLSessionConfiguration) -> (URLSession, URLSessionTransportDelegate) {
+        let delegate = URLSessionTransportDelegate()
+        #if canImport(FoundationNetworking)
+        let queue: OperationQueue? = InlineOperationQueue()
+        #else
+        let queue: OperationQueue? = nil
+        #endif
+        return (URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue), delegate)
     }
 
     /// Sends `request` through the session.
     public func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse) {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        let deadline = DispatchTime.now() + timeout
+        var request = request
+        for _ in 0...Self.maximumResends {
+            let (answer, resendTarget) = try await exchange(request, deadline: deadline)
+            guard let resendTarget else { return answer }
+            request.url = resendTarget
+        }
+        throw TransportError(.other, underlying: URLError(.httpTooManyRedirects))
+    }
+
+    /// How many times a request with a body is sent again after a 307 or 308 (see
+    /// ``URLSessionExchange/resendTarget``) before it fails as too many redirects.
+    static let maximumResends = 10
+
+    /// One exchange of `request` with the server, ending at `deadline`; the answer and,
+    /// after a 307 or 308 of a request with a body, where to send it again.
+    private func exchange(_ request: HTTPRequest, deadline: DispatchTime) async throws -> (URLSessionExchange.Answer, URL?) {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData)
+        // Set, not passed to the initialiser: FoundationNetworking applies a request's idle
+        // timeout only when it was set (otherwise the session's 60 s apply).
+        urlRequest.timeoutInterval = timeout
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpBody = request.body
         for (name, value) in request.headerFields {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch let error as URLError {
-            if error.code == .cancelled { throw CancellationError() }
-            throw TransportError(Self.kind(of: error), underlying: error)
+        let exchange = URLSessionExchange(request: request, timeout: timeout, deadline: deadline,
+                                          maximumBytes: maximumResponseBytes)
+        let task: URLSessionDataTask
+        if let delegate {
+            task = session.dataTask(with: urlRequest)
+            delegate.register(exchange, for: task)
+        } else {
+            task = session.dataTask(with: urlRequest) { data, response, error in
+                exchange.complete(data: data, response: response, error: error)
+            }
+            task.delegate = URLSessionRedirectGuard(exchange)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw TransportError(.other)
+        let answer = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchange.start(task, continuation: continuation)
+            }
+        } onCancel: {
+            exchange.cancel()
         }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key] = value }
-        }
-        return (data, HTTPResponse(statusCode: http.statusCode, headerFields: headers))
+        return (answer, exchange.resendTarget)
     }
 
     static func kind(of error: URLError) -> TransportError.Kind {
@@ -87,5 +186,15 @@ public struct URLSessionTransport: HTTPTransport {
         default:
             return .other
         }
+    }
+}
+
+extension URLSessionTransport {
+    /// Invalidates the session of a transport made from a configuration when the last copy
+    /// of the transport goes away (a session keeps its delegate, and itself, alive until then).
+    final class SessionOwner: Sendable {
+        let session: URLSession
+        init(_ session: URLSession) { self.session = session }
+        deinit { session.finishTasksAndInvalidate() }
     }
 }

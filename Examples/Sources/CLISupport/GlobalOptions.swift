@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Foundation
+import NetworkService
 
 /// The options every command of both programs takes: which server, which token store, how
 /// to send requests, and how to print. Each falls back to an environment variable (see `--help`).
@@ -27,7 +28,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp("How requests are sent: urlsession or async-http-client. [APP_TRANSPORT, default urlsession]", valueName: "kind"))
     public var transport: TransportKind?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a request may wait for the server.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds a whole request may take, at most 86400 (a day).", valueName: "seconds"))
     public var timeout: Double = 30
 
     @Flag(name: .long, help: "Print results as JSON (stable keys, RFC 3339 dates) for scripts.")
@@ -40,7 +41,11 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     public func validate() throws {
         guard timeout > 0, timeout.isFinite else {
-            throw ValidationError("--timeout must be a positive number of seconds")
+            throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)")
+        }
+        // The transports would cut a longer one to a day anyway; a flag that asks for more is a mistake.
+        guard timeout <= TransportLimits.maximumTimeout else {
+            throw ValidationError("--timeout must be at most \(Int(TransportLimits.maximumTimeout)) seconds (a day), got \(timeout)")
         }
         if let account, account.isEmpty {
             throw ValidationError("--account must not be empty")

@@ -70,9 +70,9 @@ struct StatusClassificationTests {
         #expect(try await !failure(status: 403, code: "token_expired").isAuthenticationFailure(under: policy))
     }
 
-    @Test("transport failures are transient except TLS and unknown ones",
+    @Test("transport failures are transient except TLS, refusals and unknown ones",
           arguments: [(TransportError.Kind.cannotConnect, true), (.timedOut, true), (.connectionLost, true),
-                      (.secureConnectionFailed, false), (.other, false)])
+                      (.secureConnectionFailed, false), (.redirectRefused, false), (.responseTooLarge, false), (.other, false)])
     func transportKinds(kind: TransportError.Kind, transient: Bool) async throws {
         let server = try Server(baseURL: "https://api.example.com", transport: TestTransport { _ in throw TransportError(kind) })
         let error = await #expect(throws: NetworkError.self) { try await server.send(SampleEndpoint.remove(id: 1), accessToken: AccessToken("t")) }

@@ -8,7 +8,9 @@ import Testing
 /// under the same names, against its transport.
 @Suite("URLSession transport against a loopback HTTP server")
 struct URLSessionTransportTests {
-    let conformance = TransportConformance { timeout in URLSessionTransport(timeout: timeout) }
+    let conformance = TransportConformance { timeout, maximumResponseBytes in
+        URLSessionTransport(timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+    }
 
     @Test("a GET's query and bearer token reach the server as written")
     func queryAndBearerToken() async throws { try await conformance.queryAndBearerTokenArriveAsWritten() }
@@ -31,6 +33,30 @@ struct URLSessionTransportTests {
     @Test("a redirect is followed to the final answer")
     func redirect() async throws { try await conformance.redirectsAreFollowed() }
 
+    @Test("a redirect to another origin of a request with a credential is refused; the other origin gets nothing")
+    func crossOriginRedirectRefused() async throws { try await conformance.crossOriginRedirectOfACredentialIsRefused() }
+
+    @Test("a redirect to another origin of a request without a credential is followed")
+    func crossOriginRedirectFollowed() async throws { try await conformance.crossOriginRedirectWithoutACredentialIsFollowed() }
+
+    @Test("a redirect within the origin keeps the bearer token and the body")
+    func sameOriginRedirect() async throws { try await conformance.sameOriginRedirectKeepsItsCredential() }
+
+    @Test("a body that never ends is refused past the limit, and the client stops reading")
+    func endlessBody() async throws { try await conformance.endlessBodyIsRefusedPastTheLimit() }
+
+    @Test("a Content-Length over the limit is refused at the head")
+    func announcedOversizedBody() async throws { try await conformance.announcedOversizedBodyIsRefusedAtTheHead() }
+
+    @Test("a body over the limit is refused; one of exactly the limit is accepted")
+    func bodyAtAndOverTheLimit() async throws { try await conformance.bodyOverTheLimitIsRefusedAndAtTheLimitAccepted() }
+
+    @Test("a server trickling a byte every 200 ms cannot stretch a 1-second timeout")
+    func tricklingServer() async throws { try await conformance.tricklingServerCannotStretchTheTimeout() }
+
+    @Test("an absurd Retry-After is bounded to a day, and the error prints")
+    func absurdRetryAfter() async throws { try await conformance.absurdRetryAfterIsBounded() }
+
     @Test("a port nobody listens on is cannot-connect, at once")
     func refused() async throws { try await conformance.refusedConnectionCannotConnect() }
 
@@ -45,6 +71,9 @@ struct URLSessionTransportTests {
 
     @Test("cancelling the task cancels the request")
     func cancellation() async throws { try await conformance.cancellingTheTaskCancelsTheRequest() }
+
+    @Test("a task cancelled before it sends throws at once")
+    func cancelledBeforeSending() async throws { try await conformance.cancellingBeforeSendingThrowsAtOnce() }
 
     @Test("endless redirects are an error that says so")
     func endlessRedirects() async throws { try await conformance.endlessRedirectsFail() }

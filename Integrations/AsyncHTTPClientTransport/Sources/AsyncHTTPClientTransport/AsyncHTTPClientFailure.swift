@@ -82,7 +82,7 @@ extension AsyncHTTPClientFailure {
         case is HTTPParserError:
             return (.connectionLost, "the server's response was not valid HTTP", "HTTPParserError")
         case is NIOTooManyBytesError:
-            return (.other, "the response body is larger than the transport accepts", "NIOTooManyBytesError")
+            return (.responseTooLarge, "the response body is larger than the transport accepts", "NIOTooManyBytesError")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return (.secureConnectionFailed, "the secure connection failed", String(describing: type(of: error)))
         default:

@@ -36,7 +36,7 @@ extension AsyncHTTPClientTransport {
 
     /// Makes a transport with a client of its own, which you must ``shutdown()`` once done
     /// (AsyncHTTPClient stops a debug build that releases a client still running). Prefer
-    /// ``withOwnedClient(configuration:timeout:_:)``, which cannot forget.
+    /// ``withOwnedClient(configuration:timeout:maximumResponseBytes:_:)``, which cannot forget.
     ///
     /// ```swift
     /// let transport = AsyncHTTPClientTransport.owningClient(timeout: 10)
@@ -61,9 +61,10 @@ extension AsyncHTTPClientTransport {
     public static func withOwnedClient<Result: Sendable>(
         configuration: HTTPClient.Configuration = sdkConfiguration,
         timeout: TimeInterval = defaultTimeout,
+        maximumResponseBytes: Int = defaultMaximumResponseBytes,
         _ body: (AsyncHTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        let transport = owningClient(configuration: configuration, timeout: timeout)
+        let transport = owningClient(configuration: configuration, timeout: timeout, maximumResponseBytes: maximumResponseBytes)
         let result: Result
         do {
             result = try await body(transport)

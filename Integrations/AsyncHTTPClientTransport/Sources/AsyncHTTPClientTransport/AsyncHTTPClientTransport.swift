@@ -15,13 +15,28 @@ import NIOHTTP1
 /// names no header. Cancelling the calling task cancels the request and throws
 /// `CancellationError`.
 ///
+/// It refuses and bounds what `URLSessionTransport` does, whatever the server sends:
+/// - **Redirects.** A request that carries a credential (a secret header such as
+///   `Authorization`, or a body) follows redirects within its own origin only; a redirect
+///   to another scheme, host or port fails with `.redirectRefused` before anything is sent
+///   there (``NetworkService/RedirectPolicy``; AsyncHTTPClient alone would drop the header
+///   but send the body). This holds on any client, even one configured not to follow
+///   redirects (such a redirect fails rather than coming back).
+/// - **Response size.** A body larger than ``maximumResponseBytes`` fails with
+///   `.responseTooLarge` (a ``NetworkService/ResponseTooLarge``): at the head when
+///   `Content-Length` announces it, otherwise as soon as the bytes received pass it; reading stops.
+/// - **Time.** ``timeout`` is the request's deadline: the whole exchange, redirects included.
+///
+/// Absurd settings are bounded rather than trusted (``NetworkService/TransportLimits``): a
+/// timeout within a millisecond and a day, a negative size limit 0.
+///
 /// **Which client.** ``shared`` and ``init(timeout:maximumResponseBytes:)`` use one
 /// process-wide `HTTPClient` that this type creates on first use and never shuts down (it
 /// lives as long as the process, like `HTTPClient.shared`, and borrows the same event
 /// loops). It is configured for the SDK (``sdkConfiguration``): a refused connection fails
 /// at once instead of being retried until the deadline as `HTTPClient.shared` does.
 /// ``init(client:timeout:maximumResponseBytes:)`` uses a client you own and shut down;
-/// ``withOwnedClient(configuration:timeout:_:)`` and ``owningClient(configuration:timeout:)``
+/// ``withOwnedClient(configuration:timeout:maximumResponseBytes:_:)`` and ``owningClient(configuration:timeout:maximumResponseBytes:)``
 /// make a client of the transport's own, which ``shutdown()`` shuts down.
 ///
 /// ```swift
@@ -34,18 +49,19 @@ import NIOHTTP1
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The client requests go through.
     public let client: HTTPClient
-    /// Seconds the whole exchange (connecting, sending, the response head and body) may
-    /// take before it fails with `.timedOut`.
+    /// Seconds the whole exchange (connecting, sending, redirects, the response head and
+    /// body) may take before it fails with `.timedOut`; within a millisecond and a day.
     public let timeout: TimeInterval
-    /// The largest response body accepted; a larger one fails with `.other`.
+    /// The largest response body accepted, in bytes; a larger one fails with `.responseTooLarge`.
     public let maximumResponseBytes: Int
     /// Whether ``shutdown()`` shuts ``client`` down: true only for a client the transport made.
     public let ownsClient: Bool
 
     /// 30 seconds, as `URLSessionTransport.defaultTimeout`.
-    public static let defaultTimeout: TimeInterval = 30
-    /// 32 MiB.
-    public static let defaultMaximumResponseBytes = 32 * 1024 * 1024
+    public static let defaultTimeout: TimeInterval = TransportLimits.defaultTimeout
+    /// 16 MiB, as `URLSessionTransport.defaultMaximumResponseBytes`
+    /// (``NetworkService/TransportLimits/defaultMaximumResponseBytes`` says why).
+    public static let defaultMaximumResponseBytes = TransportLimits.defaultMaximumResponseBytes
 
     /// A transport over the process-wide shared client with the default timeout. Nothing to
     /// shut down.
@@ -84,8 +100,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     init(client: HTTPClient, ownsClient: Bool, timeout: TimeInterval, maximumResponseBytes: Int) {
         self.client = client
         self.ownsClient = ownsClient
-        self.timeout = timeout
-        self.maximumResponseBytes = maximumResponseBytes
+        self.timeout = TransportLimits.boundedTimeout(timeout)
+        self.maximumResponseBytes = TransportLimits.boundedMaximumResponseBytes(maximumResponseBytes)
         self.eventLoop = client.eventLoopGroup.next()
     }
 
@@ -108,12 +124,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // async sequence. The event loop is the transport's own, passed as a preference:
         // connections for it are made on it, so a reply never hops between loops (with no
         // preference the pool answers on any loop, often not the connection's).
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(max(0, timeout) * 1_000_000_000))
+        // `timeout` is at most a day (TransportLimits), so its nanoseconds fit an Int64.
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1_000_000_000))
         do {
             let clientRequest = try Self.clientRequest(for: request)
             let task = client.execute(
                 request: clientRequest,
-                delegate: BodyCollector(maximumBytes: maximumResponseBytes, method: clientRequest.method),
+                delegate: BodyCollector(request: request, maximumBytes: maximumResponseBytes),
                 eventLoop: .delegate(on: eventLoop),
                 deadline: deadline
             )
@@ -128,6 +145,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             if Task.isCancelled || error is CancellationError || (error as? HTTPClientError) == .cancelled {
                 throw CancellationError()
             }
+            if let refusal = error as? CrossOriginRedirect { throw TransportError(.redirectRefused, underlying: refusal) }
+            if let tooLarge = error as? ResponseTooLarge { throw TransportError(.responseTooLarge, underlying: tooLarge) }
             let failure = AsyncHTTPClientFailure(error)
             throw TransportError(failure.kind, underlying: failure)
         }
@@ -154,54 +173,5 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             if let existing = headers[name] { headers[name] = existing + ", " + value } else { headers[name] = value }
         }
         return HTTPResponse(statusCode: Int(head.status.code), headerFields: headers)
-    }
-}
-
-/// Collects the final response's head and body, failing with `NIOTooManyBytesError` past
-/// `maximumBytes` (announced by Content-Length or received), as
-/// `HTTPClientResponse.Body.collect(upTo:)` does.
-///
-/// `@unchecked Sendable`: AsyncHTTPClient calls a delegate on its task's event loop only,
-/// one call at a time, so its state is never touched from two threads at once.
-final class BodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = (HTTPResponseHead, ByteBuffer?)
-
-    private let maximumBytes: Int
-    private let method: NIOHTTP1.HTTPMethod
-    private var head: HTTPResponseHead?
-    private var body: ByteBuffer?
-
-    init(maximumBytes: Int, method: NIOHTTP1.HTTPMethod) {
-        self.maximumBytes = maximumBytes
-        self.method = method
-    }
-
-    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        self.head = head
-        if method != .HEAD, head.status != .notModified,
-           let announced = head.headers.first(name: "content-length").flatMap({ Int($0, radix: 10) }),
-           announced > maximumBytes {
-            return task.eventLoop.makeFailedFuture(NIOTooManyBytesError(maxBytes: maximumBytes))
-        }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let received = (body?.readableBytes ?? 0) + buffer.readableBytes
-        guard received <= maximumBytes else {
-            return task.eventLoop.makeFailedFuture(NIOTooManyBytesError(maxBytes: maximumBytes))
-        }
-        if body == nil {
-            body = buffer
-        } else {
-            var buffer = buffer
-            body!.writeBuffer(&buffer)
-        }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        return (head, body)
     }
 }

@@ -38,6 +38,11 @@ struct FailureClassificationTests {
         #expect(AsyncHTTPClientFailure(HTTPClientError.redirectCycleDetected).kind == .other)
     }
 
+    @Test("a body past AsyncHTTPClient's own collection limit is too large, as past the transport's")
+    func tooManyBytes() {
+        #expect(AsyncHTTPClientFailure(NIOTooManyBytesError(maxBytes: 10)).kind == .responseTooLarge)
+    }
+
     @Test("an invalid header value never appears in the failure, its description or its dump")
     func invalidHeaderValueIsNotShown() {
         let secret = "Bearer s3cr3t\r\nX: y"

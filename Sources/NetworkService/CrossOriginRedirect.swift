@@ -1,0 +1,34 @@
+public import Foundation
+
+/// A redirect a transport refused to follow because it led a request that carries a
+/// credential to another origin (see ``RedirectPolicy``): the `underlying` error of a
+/// ``TransportError`` of kind `.redirectRefused`.
+///
+/// It names both origins (scheme, host and port) and nothing of the request: no path,
+/// query, header or body.
+///
+/// ```swift
+/// if let refusal = (error as? TransportError)?.underlying as? CrossOriginRedirect {
+///     print(refusal.to)   // http://other.example.com:8080
+/// }
+/// ```
+public struct CrossOriginRedirect: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The origin of the request, for example `https://api.example.com:443`.
+    public let from: String
+    /// The origin the server redirected it to.
+    public let to: String
+
+    /// Creates a refusal; ``RedirectPolicy/refusal(of:redirectedTo:)`` makes these.
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
+
+    /// For example `refused a redirect from https://api.example.com:443 to https://evil.example:443: …`.
+    public var description: String {
+        "refused a redirect from \(from) to \(to): the request carries a credential (a secret header or a body), which is never sent to another origin"
+    }
+
+    /// The description.
+    public var errorDescription: String? { description }
+}

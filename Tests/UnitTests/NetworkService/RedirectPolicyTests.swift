@@ -1,0 +1,60 @@
+import Foundation
+import NetworkService
+import Testing
+
+@Suite("Redirect policy: a credential never goes to another origin")
+struct RedirectPolicyTests {
+    static func request(_ url: String, headers: [String: String] = [:], body: Data? = nil) -> HTTPRequest {
+        HTTPRequest(method: body == nil ? .get : .post, url: URL(string: url)!, headerFields: headers, body: body)
+    }
+
+    @Test("an origin is scheme, host and port, lowercased, with the default port filled in; no user, path or query")
+    func origins() {
+        #expect(RedirectPolicy.origin(of: URL(string: "HTTPS://API.Example.com/v1/posts?page=2")!) == "https://api.example.com:443")
+        #expect(RedirectPolicy.origin(of: URL(string: "http://user:pw@example.com/")!) == "http://example.com:80")
+        #expect(RedirectPolicy.origin(of: URL(string: "http://127.0.0.1:8080")!) == "http://127.0.0.1:8080")
+        #expect(RedirectPolicy.origin(of: URL(string: "https://example.com:443/x")!) == RedirectPolicy.origin(of: URL(string: "https://example.com/y")!))
+    }
+
+    @Test("a secret header or a body is a credential; Accept, Content-Type and an empty body are not")
+    func credentials() {
+        #expect(RedirectPolicy.carriesCredential(Self.request("https://a.example", headers: ["Authorization": "Bearer x"])))
+        #expect(RedirectPolicy.carriesCredential(Self.request("https://a.example", headers: ["cookie": "s=1"])))
+        #expect(RedirectPolicy.carriesCredential(Self.request("https://a.example", headers: ["X-Api-Key": "k"])))
+        #expect(RedirectPolicy.carriesCredential(Self.request("https://a.example", headers: ["X-Refresh-Token": "r"])))
+        #expect(RedirectPolicy.carriesCredential(Self.request("https://a.example", body: Data("password=p".utf8))))
+        #expect(!RedirectPolicy.carriesCredential(Self.request("https://a.example", headers: ["Accept": "application/json", "Content-Type": "application/json"])))
+        #expect(!RedirectPolicy.carriesCredential(Self.request("https://a.example", body: Data())))
+    }
+
+    @Test("with a credential, another scheme, host or port is refused, naming both origins; the same origin is not")
+    func refusals() throws {
+        let request = Self.request("https://api.example.com/v1/posts", headers: ["Authorization": "Bearer secret-token"])
+        for other in ["https://cdn.example.com/v1/posts", "http://api.example.com/v1/posts", "https://api.example.com:8443/v1/posts"] {
+            let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: other)!), "\(other)")
+            #expect(refusal.from == "https://api.example.com:443")
+            #expect(refusal.to == RedirectPolicy.origin(of: URL(string: other)!))
+            #expect(refusal.description.contains(refusal.from) && refusal.description.contains(refusal.to))
+            #expect(refusal.errorDescription == refusal.description)
+            #expect(!refusal.description.contains("secret-token") && !refusal.description.contains("/v1/posts"))
+        }
+        for same in ["https://api.example.com/v1/posts/", "https://API.example.com:443/v2?x=1"] {
+            #expect(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: same)!) == nil, "\(same)")
+        }
+    }
+
+    @Test("without a credential, any redirect may be followed")
+    func noCredential() {
+        let request = Self.request("https://api.example.com/v1/public", headers: ["Accept": "application/json"])
+        #expect(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "https://elsewhere.example.net/x")!) == nil)
+    }
+
+    @Test("a transport error of a refused redirect shows both origins in full, even long host names")
+    func refusalDescription() {
+        let refusal = CrossOriginRedirect(from: "https://api.production.example.com:443", to: "https://collector.attacker.example.net:443")
+        let error = TransportError(.redirectRefused, underlying: refusal)
+        #expect(error.cause == refusal.description)
+        #expect(String(describing: error).contains("collector.attacker.example.net:443"))
+        #expect(error.errorDescription == error.description)
+    }
+}
