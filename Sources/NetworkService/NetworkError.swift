@@ -47,7 +47,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public let serverErrorCode: ServerErrorCode?
     /// The server's error message, redacted of anything token-like.
     public let serverMessage: String?
-    /// The `WWW-Authenticate` challenge of a 401, when the server sent one, redacted of
+    /// The `WWW-Authenticate` challenge of a 401 or 403, when the server sent one, redacted of
     /// anything token-like (an `error_description` may echo the token it refused).
     public let authenticateChallenge: String?
     /// At most 80 characters of an unexpected body, redacted; `nil` when the body was fine.
@@ -79,8 +79,9 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         self.retryAfter = retryAfter.flatMap(RetryAfter.bounded)
     }
 
-    /// Whether the access token was refused, by the default rule: HTTP 401 (RFC 6750).
-    /// HTTP 403 never counts. Use ``isAuthenticationFailure(under:)`` for another rule.
+    /// Whether the access token was refused, by the default rule: HTTP 401, or a 403 whose
+    /// Bearer challenge says `error="invalid_token"` (RFC 6750 §3.1); a bare 403 never counts.
+    /// Use ``isAuthenticationFailure(under:)`` for another rule.
     public var isAuthenticationFailure: Bool {
         isAuthenticationFailure(under: .default)
     }

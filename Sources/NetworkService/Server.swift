@@ -17,7 +17,8 @@ public struct Server: Sendable {
     public let transport: any HTTPTransport
     /// How the server's error responses are read into ``NetworkError/serverErrorCode`` and
     /// ``NetworkError/serverMessage``. Default ``ServerErrorFormat/standard``: the app's
-    /// envelope, RFC 6749's `{"error", "error_description"}`, or RFC 6750's `WWW-Authenticate` challenge.
+    /// envelope, RFC 6749's `{"error", "error_description"}`, RFC 6750's `WWW-Authenticate`
+    /// challenge, or Django REST framework's `{"detail", "code"}`.
     public var errorFormat: ServerErrorFormat = .standard
 
     /// Creates a server from a base URL string such as `https://api.example.com` or
