@@ -39,7 +39,11 @@ final class URLSessionExchange: @unchecked Sendable {
     /// Starts `task` (unless the outcome is already known, a cancellation say) and its
     /// deadline; `continuation` gets the outcome.
     func start(_ task: URLSessionTask, continuation: CheckedContinuation<Answer, any Error>) {
-        let deadlineItem = DispatchWorkItem { [self] in
+        // Weak: a cancelled work item stays queued, with what it captured, until its time;
+        // a strong capture would keep every finished exchange (its answer, its request's
+        // credentials) in memory for the whole timeout.
+        let deadlineItem = DispatchWorkItem { [weak self] in
+            guard let self else { return }
             finish(.failure(TransportError(.timedOut, underlying: RequestDeadlineExceeded(timeout: timeout))))
         }
         let decided: Result<Answer, any Error>? = lock.withLock {
@@ -67,9 +71,11 @@ final class URLSessionExchange: @unchecked Sendable {
         finish(.failure(CancellationError()))
     }
 
-    /// The response head arrived; `false` when its `Content-Length` is over the limit (the
-    /// request is then ended).
+    /// The response head arrived; `false` when the outcome is already decided (a redirect that
+    /// was refused arrives here as the final answer: its body, however long, is not read) or
+    /// its `Content-Length` is over the limit (the request is then ended).
     func receive(_ response: URLResponse) -> Bool {
+        if lock.withLock({ outcome != nil }) { return false }
         let announced = response.expectedContentLength
         guard announced > Int64(maximumBytes) else { return true }
         finish(.failure(TransportError(.responseTooLarge,
@@ -135,7 +141,9 @@ final class URLSessionExchange: @unchecked Sendable {
             }
             return nil
         }
-        // Not cancelled: refused, the task ends by itself with the redirect as its answer.
+        // Not cancelled here (FoundationNetworking traps on a redirect answer after a
+        // cancellation): the redirect then arrives as the final answer, whose head
+        // ``receive(_:)-(URLResponse)`` declines, which ends the task.
         if let taken { hand(taken, cancelling: false) }
     }
 

@@ -77,7 +77,7 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.ephemeral
-    /// configuration.httpAdditionalHeaders = ["User-Agent": "MyApp/1.0"]
+    /// configuration.httpAdditionalHeaders = ["User-Agent": "MyApp/1.0"]   // an Authorization here counts as a credential for redirects too
     /// let transport = URLSessionTransport(configuration: configuration, timeout: 10)
     /// ```
     public init(configuration: URLSessionConfiguration, timeout: TimeInterval = Self.defaultTimeout,
@@ -144,7 +144,15 @@ public struct URLSessionTransport: HTTPTransport {
         for (name, value) in request.headerFields {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        let exchange = URLSessionExchange(request: request, timeout: timeout, deadline: deadline,
+        // The redirect rule judges what will actually be sent: the session adds its
+        // configuration's headers (an `Authorization` there is a credential too).
+        var judged = request
+        for (name, value) in session.configuration.httpAdditionalHeaders ?? [:] {
+            if let name = name as? String, let value = value as? String, !judged.headerFields.keys.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+                judged.headerFields[name] = value
+            }
+        }
+        let exchange = URLSessionExchange(request: judged, timeout: timeout, deadline: deadline,
                                           maximumBytes: maximumResponseBytes)
         let task: URLSessionDataTask
         if let delegate {

@@ -44,6 +44,28 @@ struct URLSessionTransportOptionsTests {
     @Test("over a session made from your configuration, redirects are judged as with the default session")
     func configuredSessionRedirects() async throws { try await configured.crossOriginRedirectOfACredentialIsRefused() }
 
+    @Test("a credential in the session configuration's headers counts: a plain GET through it is not followed to another origin, and the other origin receives nothing", arguments: [false, true])
+    func configurationHeadersAreJudged(callersSession: Bool) async throws {
+        let other = try LoopbackHTTPServer { _ in .json(200, "{}") }
+        defer { other.stop() }
+        let http = try LoopbackHTTPServer { _ in .respond(status: 302, headers: ["Location": other.baseURL + "/v1/elsewhere"]) }
+        defer { http.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer configured-secret-token"]
+        let transport = callersSession
+            ? URLSessionTransport(session: URLSession(configuration: configuration), timeout: 5)
+            : URLSessionTransport(configuration: configuration, timeout: 5)
+        let request = HTTPRequest(method: .get, url: try #require(URL(string: http.baseURL + "/v1/posts")))
+        do {
+            let (_, response) = try await transport.send(request)
+            Issue.record("expected a refused redirect, got HTTP \(response.statusCode)")
+        } catch let error as TransportError {
+            #expect(error.kind == .redirectRefused, "\(error)")
+            #expect(!String(describing: error).contains("configured-secret-token"))
+        }
+        #expect(other.requests.count == 0, "another origin received \(other.requests.map(\.target))")
+    }
+
     @Test("an absurd timeout is cut to a day, NaN is the default, zero or less a millisecond; a negative size limit is 0")
     func absurdSettingsAreBounded() {
         #expect(URLSessionTransport(timeout: 1e18).timeout == 86_400)

@@ -8,7 +8,9 @@ import NIOCore
 /// active until the response is written: `Channel.isActive` cannot tell. This handler, first in
 /// the pipeline, sees the end of the stream while a request is still being handled, and a route
 /// asks it through ``hasLeft(_:)`` (the refresh route, so that a held request of a client that
-/// is gone never reaches the token logic).
+/// is gone never reaches the token logic). A client that only half-closes its side after
+/// sending (rare for HTTP clients) counts as gone too: the route closes the connection, and
+/// that client sees a dropped connection it may retry, never a rotation it cannot receive.
 final class ClientPresenceHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 

@@ -65,7 +65,7 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
 
     func handlerAdded(context: ChannelHandlerContext) {
         // An accepted socket knows its peer from the start; the fallback key groups the rest.
-        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        let address = ClientAddress.key(context.channel.remoteAddress)
         if counter.admit(address: address) {
             countedAddress = address
         } else {

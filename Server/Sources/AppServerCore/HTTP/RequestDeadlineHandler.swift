@@ -20,7 +20,9 @@ final class RequestDeadlineHandler: ChannelInboundHandler, RemovableChannelHandl
     private var scheduled: Scheduled<Void>?
     /// A request has begun (bytes or a head received) and its `.end` has not been received.
     private var requestStarted = false
-    /// Requests fully received whose response is not complete yet.
+    /// Requests fully received whose response is not complete yet; negative while a response
+    /// was sent before its request was read to the end (an early 401), so that request's
+    /// `.end` brings it back to zero instead of leaving one phantom request unanswered.
     private var unanswered = 0
 
     init(timeout: TimeAmount) {
@@ -60,13 +62,13 @@ final class RequestDeadlineHandler: ChannelInboundHandler, RemovableChannelHandl
 
     /// A response was sent completely (possibly before its request was read to the end).
     func responseSent() {
-        unanswered = max(0, unanswered - 1)
+        unanswered -= 1
         update()
     }
 
     /// Runs the clock exactly while a request is being received and no earlier one awaits its response.
     private func update() {
-        let shouldRun = requestStarted && unanswered == 0
+        let shouldRun = requestStarted && unanswered <= 0
         if shouldRun, scheduled == nil, let context {
             scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
                 scheduled = nil

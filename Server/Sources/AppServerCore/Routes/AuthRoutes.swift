@@ -67,8 +67,13 @@ struct AuthRoutes {
             // A client that closed its connection while its request was held (a killed process)
             // gets no rotation: see AuthService.refresh.
             let hasLeft = await ClientPresenceHandler.hasLeft(context.channel)
-            let tokens = try await services.auth.refresh(refreshToken: refreshToken, clientIsConnected: { !hasLeft() })
-            return JSONBody.response(RefreshResultDTO(tokens: tokens))
+            do {
+                let tokens = try await services.auth.refresh(refreshToken: refreshToken, clientIsConnected: { !hasLeft() })
+                return JSONBody.response(RefreshResultDTO(tokens: tokens))
+            } catch let error as ClientGoneError {
+                try? await context.channel.close()
+                throw error
+            }
         }
         // The middleware applies to the routes added after it: sign-out only.
         routes.add(middleware: services.authMiddleware)
@@ -83,7 +88,7 @@ struct AuthRoutes {
     }
 }
 
-/// The client's IP address (no port), the key of per-address limits; `unknown` without one.
+/// The key of per-address limits (``ClientAddress``): the IPv4 address, an IPv6 /64; `unknown` without one.
 func clientAddress(_ context: AppRequestContext) -> String {
-    context.channel.remoteAddress?.ipAddress ?? "unknown"
+    ClientAddress.key(context.channel.remoteAddress)
 }
