@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Synchronization
 import Testing
 import TokenStore
@@ -19,7 +20,7 @@ struct RepositoryServiceTests {
         let clock = clock
         return RepositoryService(
             server: fake.server, tokenStore: store,
-            configuration: .init(refreshWindow: window, now: { clock.now })
+            configuration: .init(refreshWindow: window, now: { clock.now }, refresher: .appAPI, revoker: .appAPI)
         )
     }
 

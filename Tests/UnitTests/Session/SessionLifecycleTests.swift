@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Testing
 import TokenStore
 
@@ -16,7 +17,7 @@ struct SessionLifecycleTests {
 
     func makeService(store: any TokenStore) -> RepositoryService {
         let clock = clock
-        return RepositoryService(server: fake.server, tokenStore: store, configuration: .init(now: { clock.now }))
+        return RepositoryService(server: fake.server, tokenStore: store, configuration: .init(now: { clock.now }, refresher: .appAPI, revoker: .appAPI))
     }
 
     @Test("signing in saves credentials that expire by the server's expiresIn, and sends signedIn")

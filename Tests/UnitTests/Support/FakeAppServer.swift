@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Synchronization
 import TokenStore
 
@@ -57,7 +58,7 @@ final class FakeAppServer: Sendable {
     /// A service on this server whose clock is the fake's.
     func service(store: any TokenStore) -> RepositoryService {
         let clock = clock
-        return RepositoryService(server: server, tokenStore: store, configuration: .init(now: { clock.now }))
+        return RepositoryService(server: server, tokenStore: store, configuration: .init(now: { clock.now }, refresher: .appAPI, revoker: .appAPI))
     }
 
     var refreshRequests: Int { state.withLock { $0.refreshRequests } }

@@ -1,6 +1,7 @@
 import AppRepository
 import Foundation
 import NetworkService
+import SessionEngine
 
 /// Signs in again through `service` with fresh credentials from `fake`, and returns every
 /// event of `events` up to that `signedIn`: so a test can check that no other event was sent

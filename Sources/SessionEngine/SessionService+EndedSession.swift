@@ -38,7 +38,7 @@ struct EndedCredentials: Sendable, Equatable {
     }
 }
 
-extension RepositoryService {
+extension SessionService {
     /// The ended session `credentials` belong to, if they are the stored credentials of a
     /// session that ended here and could not be removed.
     func endedSession(of credentials: Credentials) -> EndedCredentials? {
@@ -93,6 +93,41 @@ extension RepositoryService {
             // The exclusive section or the re-read failed: the credentials stay, and so does
             // the memory of them.
             throw SessionError(.sessionEndedCredentialsNotRemoved, reason: ended.reason, underlying: error)
+        }
+    }
+}
+
+extension SessionService {
+    /// Ends the session of `accountID` for `reason`, decided outside the engine (the server
+    /// deleted the account, say): a refresh in flight writes nothing, the store is cleared if
+    /// it still holds that account's credentials (another program may have signed in as
+    /// someone else meanwhile: that session is kept), and `signedOut(reason)` is sent in every
+    /// case, since the session is over whatever the store does.
+    ///
+    /// ```swift
+    /// let accountID = try await service.signedInAccountID()
+    /// try await service.request { server, token in try await server.send(DeleteMe(), accessToken: token) }
+    /// try await service.endSession(reason: .accountDeleted, ifStoredAccountIs: accountID)
+    /// ```
+    ///
+    /// - Throws: ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` when the store holds
+    ///   the account's credentials and cannot remove them (a database that is down: they are
+    ///   never used again, and later calls retry the removal), or the
+    ///   ``/TokenStore/TokenStoreError`` of a store that cannot be locked or read.
+    public func endSession(reason: SignOutReason, ifStoredAccountIs accountID: String) async throws {
+        await startNewGeneration()
+        defer { broadcaster.send(.signedOut(reason)) }
+        let kept: (credentials: Credentials, error: TokenStoreError)? = try await tokenStore.withExclusiveAccess { [tokenStore] in
+            guard let stored = try await tokenStore.load(), stored.memberID == accountID else { return nil }
+            do {
+                try await tokenStore.clear()
+                return nil
+            } catch let error as TokenStoreError {
+                return (stored, error)
+            }
+        }
+        if let kept {
+            throw rememberEndedSession(kept.credentials, reason: reason, storeError: kept.error)
         }
     }
 }

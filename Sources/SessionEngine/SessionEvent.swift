@@ -1,6 +1,6 @@
 public import NetworkService
 
-/// Something that happened to the session, as ``RepositoryService/events()`` reports it.
+/// Something that happened to the session, as ``SessionService/events()`` reports it.
 ///
 /// ```swift
 /// for await event in service.events() {
@@ -12,8 +12,8 @@ public import NetworkService
 /// }
 /// ```
 public enum SessionEvent: Sendable, Equatable {
-    /// A session started through this service (sign-in, sign-up, ``RepositoryService/startSession(tokens:accountID:)``),
-    /// for the account with this id (the app's member id).
+    /// A session started through this service (sign-in, sign-up, ``SessionService/startSession(tokens:accountID:)``),
+    /// for the account with this id.
     case signedIn(accountID: String)
     /// The tokens were refreshed and saved; the account stays signed in.
     case refreshed(memberID: String)

@@ -2,17 +2,19 @@ import Foundation
 public import NetworkService
 public import TokenStore
 
-/// The front end's one door to the API: it supplies the server and a working access token
-/// to every call, keeps the session in a ``TokenStore``, and refreshes it when needed.
+/// The session engine: it supplies the server and a working access token to every call,
+/// keeps the session in a ``TokenStore``, and refreshes it when needed, for any server
+/// described by its ``Configuration``.
 ///
 /// ```swift
 /// let store = try await EncryptedFileTokenStore(fileURL: url, key: .passphrase(passphrase))
-/// let service = RepositoryService(server: try Server(baseURL: "https://api.example.com"),
-///                                 tokenStore: store)
-/// try await service.signIn(email: "kim@example.com", password: "secret123")
-/// let mine = try await service.answers.fetchListOfMine(pageSize: 20)
-/// let post = try await service.request { server, token in
-///     try await PostAPI.fetch(id: 42, server: server, accessToken: token)
+/// let server = try Server(baseURL: "https://auth.example.com")
+/// let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: "cli")
+/// let service = SessionService(server: server, tokenStore: store, configuration: .oauth2(oauth))
+/// try await service.startSession(tokens: try await oauth.passwordGrant(username: "kim", password: password, server: server),
+///                                accountID: "kim")
+/// let me: Me = try await service.request { server, token in
+///     try await server.send(MeEndpoint(), accessToken: token)
 /// }
 /// ```
 ///
@@ -44,13 +46,13 @@ public import TokenStore
 ///    that were due never count. A bare 403 (opted in) the window refuses to refresh for
 ///    reaches the caller as the server's 403 (a permission refusal, most likely).
 ///
-/// The engine serves any server through presets in its ``Configuration``: the app's own
-/// (``Configuration/appAPI``, the default), OAuth 2.0 (``Configuration/oauth2(_:)``) and a
-/// JSON server described by field names (``Configuration/json(_:revoker:)``).
+/// The engine serves any server through its ``Configuration``, which names the refresh call:
+/// presets for OAuth 2.0 (``Configuration/oauth2(_:)``) and a JSON server described by field
+/// names (``Configuration/json(_:revoker:)``), or a ``TokenRefresher`` of your own.
 ///
 /// There is no shared instance: make one service per account and server, and use it from
 /// any task or actor.
-public final class RepositoryService: Sendable {
+public final class SessionService: Sendable {
     /// Where the API lives.
     public let server: Server
     /// Where the session's credentials are kept.
@@ -84,8 +86,8 @@ public final class RepositoryService: Sendable {
     /// - Parameters:
     ///   - server: Where the API lives; ``Configuration/errorFormat``, when set, replaces its error format.
     ///   - tokenStore: Where the session's credentials are kept.
-    ///   - configuration: How the session is kept alive; the app's own server by default.
-    public init(server: Server, tokenStore: any TokenStore, configuration: Configuration = Configuration()) {
+    ///   - configuration: How the session is kept alive: the refresh call and the rest.
+    public init(server: Server, tokenStore: any TokenStore, configuration: Configuration) {
         var server = server
         if let errorFormat = configuration.errorFormat { server.errorFormat = errorFormat }
         self.server = server

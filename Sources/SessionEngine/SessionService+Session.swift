@@ -1,7 +1,7 @@
 import NetworkService
 public import TokenStore
 
-extension RepositoryService {
+extension SessionService {
     /// Keeps a session obtained elsewhere: saves its credentials (replacing any other) and
     /// sends ``SessionEvent/signedIn(accountID:)``. Any sign-in flow can end here: a password
     /// grant, an authorization code exchanged elsewhere, a device flow, a token pasted into a
@@ -162,7 +162,7 @@ extension RepositoryService {
         try await liveStoredCredentials() != nil
     }
 
-    /// The id of the account whose credentials are stored, if any (the app's member id);
+    /// The id of the account whose credentials are stored, if any;
     /// `nil` for credentials of a session the server ended here that the store could not
     /// remove yet.
     public func signedInAccountID() async throws -> String? {
@@ -176,7 +176,7 @@ extension RepositoryService {
     }
 }
 
-/// What ``RepositoryService/signOut()`` did.
+/// What ``SessionService/signOut()`` did.
 public struct SignOutResult: Sendable {
     /// Whether credentials were stored before the sign-out.
     public let wasSignedIn: Bool

@@ -1,7 +1,7 @@
 import Foundation
 import TokenStore
 
-/// All mutable refresh state of one ``RepositoryService`` in one place: the refresh in
+/// All mutable refresh state of one ``SessionService`` in one place: the refresh in
 /// flight, the session generation, and the refresh window. (As in Alamofire's
 /// AuthenticationInterceptor, which also keeps this state in one place so that a 401 from
 /// a request made with an older credential cannot start a second refresh.)

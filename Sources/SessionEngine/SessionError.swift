@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Why ``RepositoryService`` could not supply a working access token.
+/// Why ``SessionService`` could not supply a working access token.
 ///
 /// Errors from the API call itself (a 404, a 403, a dropped connection) reach the caller as
 /// the handler threw them, usually a `NetworkError`; a `SessionError` is about the session.
@@ -25,7 +25,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         ///
         /// The service remembers, in memory, that those stored credentials are dead: no later
         /// call presents them to the server and no second `signedOut` event is sent. Each
-        /// call (and ``RepositoryService/signOut()``) tries the removal again and throws this
+        /// call (and ``SessionService/signOut()``) tries the removal again and throws this
         /// error until it succeeds; from then on calls throw ``notSignedIn``. Credentials the
         /// store holds later that are not those (another program signed in) are used as usual.
         /// Not ``SessionError/isTransient``: trying again cannot bring the session back.
@@ -43,7 +43,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// A session could not be started: no account id was given and the access token does
         /// not name one (it is not a JWT, or a JWT without a `sub` claim), or the id given was
         /// empty. ``SessionError/detail`` says which (for a JWT, with the names of its claims);
-        /// pass `accountID:` to ``RepositoryService/startSession(tokens:accountID:)``.
+        /// pass `accountID:` to ``SessionService/startSession(tokens:accountID:)``.
         public static let accountUnknown = Kind(rawValue: "accountUnknown")
 
         /// The raw value.
