@@ -60,27 +60,10 @@ public final class SessionService: Sendable {
     /// How the session is kept alive.
     public let configuration: Configuration
 
-    let coordinator: SessionCoordinator
+    /// The engine's whole mutable state: one value behind one lock, changed only by the
+    /// named transitions of ``SessionState`` (docs/DESIGN.md §3).
+    let state = LockedValue(SessionState())
     let broadcaster = SessionEventBroadcaster()
-    /// The last access token the server accepted (a call with it got an answer other than an
-    /// authentication failure): the refresh window's evidence that a refresh was explained.
-    private let acceptedAccessToken = LockedValue<String?>(nil)
-    /// How long a refresh takes here, smoothed (``RefreshTiming/smoothedDuration(_:adding:)``);
-    /// `nil` before the first.
-    private let refreshDuration = LockedValue<TimeInterval?>(nil)
-    /// Rotated credentials the store could not save (a full disk, say): the server has already
-    /// retired the stored refresh token, so they are kept in memory for this process, used for
-    /// every call while the store still holds what they replaced, and saved again on the next
-    /// call until the store takes them.
-    let unsaved = LockedValue<UnsavedCredentials?>(nil)
-    /// The stored credentials of a session that ended here (the server rejected the refresh
-    /// token) but that the store could not remove: known by a fingerprint of their refresh
-    /// token, never presented to the server again, removed by the next call that can.
-    let endedCredentials = LockedValue<EndedCredentials?>(nil)
-    /// Rotated credentials a refresh got after a sign-out or sign-in had moved on (not saved,
-    /// by rule 6): a sign-out waiting for the store revokes these, the live ones, instead of
-    /// the stored ones the server already retired.
-    let overtakenRotation = LockedValue<UnsavedCredentials?>(nil)
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -93,7 +76,6 @@ public final class SessionService: Sendable {
         self.server = server
         self.tokenStore = tokenStore
         self.configuration = configuration
-        self.coordinator = SessionCoordinator(window: configuration.refreshWindow)
     }
 
     /// A stream of this service's session events from now on. Each call makes a new
@@ -170,19 +152,19 @@ public final class SessionService: Sendable {
             lifetime = expiresAt.timeIntervalSince(issuedAt)
         }
         let margin = configuration.refreshTiming.margin(
-            lifetime: lifetime, refreshDuration: refreshDuration.withLock { $0 }, leeway: configuration.refreshLeeway)
+            lifetime: lifetime, refreshDuration: state.withLock { $0.refreshDuration }, leeway: configuration.refreshLeeway)
         return credentials.accessTokenExpires(within: margin, of: now)
     }
 
     private func noteAccepted(_ token: String) {
-        acceptedAccessToken.withLock { if $0 != token { $0 = token } }
+        state.withLock { $0.noteAccepted(token) }
     }
 
     /// The stored credentials, or the rotated ones the store could not save yet (which are
     /// then saved again: once the store takes them, it is the truth again). Never those of a
     /// session that ended here: those are removed (or the call fails saying they could not be).
     private func currentCredentials() async throws -> Credentials? {
-        guard let entry = unsaved.withLock({ $0 }) else {
+        guard let entry = state.withLock({ $0.unsaved }) else {
             return try await removingEndedCredentials(try await tokenStore.load())
         }
         do {
@@ -194,179 +176,19 @@ public final class SessionService: Sendable {
             }
         } catch {
             // Still not saved: keep working with them; the failure was reported.
-            if unsaved.withLock({ $0 }) == entry { return entry.renewed }
+            if state.withLock({ $0.unsaved }) == entry { return entry.renewed }
         }
-        unsaved.withLock { if $0 == entry { $0 = nil } }
+        state.withLock { $0.forgetUnsaved(entry) }
         return try await removingEndedCredentials(try await tokenStore.load())
     }
 
-    /// Starts a new session generation (sign-in, sign-out): makes a refresh in flight write
-    /// nothing, then forgets unsaved credentials.
-    func startNewGeneration() async {
-        await coordinator.startNewGeneration()
-        unsaved.withLock { $0 = nil }
+    /// Starts a new session generation (sign-in, sign-out, account deletion): the refresh in
+    /// flight is cancelled and writes nothing, unsaved credentials are forgotten. Returns those
+    /// (a sign-out revokes them).
+    @discardableResult
+    func startNewGeneration() -> UnsavedCredentials? {
+        let (refresh, unsaved) = state.withLock { $0.startNewGeneration() }
+        refresh?.cancel()
+        return unsaved
     }
-
-    /// New credentials to replace `failed`: from the refresh in flight, from the store when
-    /// another writer already replaced them, or from the server.
-    private func refresh(after failed: Credentials) async throws -> Credentials {
-        do {
-            return try await coordinator.refresh { [self] generation in
-                try await tokenStore.withExclusiveAccess {
-                    try await refreshInsideExclusiveSection(after: failed, generation: generation)
-                }
-            }
-        } catch is CancellationError where !Task.isCancelled {
-            // The shared refresh was cancelled by a sign-in or sign-out of this service,
-            // not by this caller: the session this call was made for is over.
-            throw SessionError(.sessionChanged)
-        }
-    }
-
-    private func refreshInsideExclusiveSection(after failed: Credentials, generation: Int) async throws -> Credentials {
-        // Unsaved rotated credentials come first while the store still holds what they
-        // replaced: the stored refresh token is already retired.
-        let fromStore = try await tokenStore.load()
-        if let fromStore, let ended = endedSession(of: fromStore) {
-            // The server already rejected these (this call loaded them before that was known):
-            // never present them again; remove them, and end the call without a second event.
-            try await removeEndedCredentialsInsideExclusiveSection(ended)
-            throw SessionError(.sessionEnded, reason: ended.reason)
-        }
-        var stored = fromStore
-        if let entry = unsaved.withLock({ $0 }) {
-            if entry.generation == generation, fromStore?.refreshToken == entry.replaced.refreshToken {
-                stored = entry.renewed
-            } else {
-                unsaved.withLock { if $0 == entry { $0 = nil } }
-            }
-        }
-        guard let stored else {
-            throw await sessionEndedElsewhere(.endedElsewhere, generation: generation)
-        }
-        guard stored.memberID == failed.memberID else {
-            throw await sessionEndedElsewhere(.replacedByAnotherMember, generation: generation)
-        }
-        let now = configuration.now()
-        let due = isDue(stored, at: now)
-        if stored.accessToken != failed.accessToken, !due {
-            return stored
-        }
-        // A refresh is explained when the token was due (expired or within the leeway by its
-        // known expiry), or, expiry unknown, when the server had accepted it before refusing it.
-        // A token refused within a second of its arrival is never explained by its lifetime
-        // (a server that accepts each token once and then refuses it).
-        let accepted = acceptedAccessToken.withLock { $0 == stored.accessToken }
-        let young = stored.accessTokenIssuedAt.map { now.timeIntervalSince($0) < 1 } ?? false
-        try await coordinator.admitRefresh(at: now, unexplained: !due && (stored.accessTokenExpiresAt != nil || !accepted || young))
-
-        let tokens: Tokens
-        let requestedAt = configuration.now()
-        do {
-            tokens = try await configuration.refresher.refresh(stored, server)
-            let duration = configuration.now().timeIntervalSince(requestedAt)
-            refreshDuration.withLock { $0 = RefreshTiming.smoothedDuration($0, adding: duration) }
-        } catch {
-            guard await coordinator.currentGeneration == generation else {
-                throw SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
-            }
-            // The rule's reason, else any 4xx but 408 and 429: a refused request that repeating
-            // cannot change (RefreshFailureRule.refusedRequest says why at the first answer).
-            if let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
-                ?? RefreshFailureRule.refusedRequest.sessionEndingReason(error) {
-                unsaved.withLock { $0 = nil }
-                _ = await coordinator.endGeneration(from: generation)
-                broadcaster.send(.signedOut(reason))
-                do {
-                    try await tokenStore.clear()
-                } catch {
-                    // The session is over but the store keeps its credentials (a database that
-                    // is down): remember them as dead, so that later calls neither present the
-                    // rejected refresh token again nor send `signedOut` again.
-                    throw rememberEndedSession(fromStore ?? stored, reason: reason, storeError: error)
-                }
-                throw SessionError(.sessionEnded, reason: reason, underlying: error)
-            }
-            throw SessionError(.refreshFailed, underlying: error)
-        }
-        let renewed = credentials(from: tokens, accountID: stored.memberID, requestedAt: requestedAt)
-        guard await coordinator.currentGeneration == generation else {
-            // A sign-out (or sign-in) moved on while the server rotated: nothing is written,
-            // but the sign-out waiting for the store must revoke these, not the retired ones.
-            if let fromStore {
-                overtakenRotation.withLock { $0 = UnsavedCredentials(replaced: fromStore, renewed: renewed, generation: generation) }
-            }
-            throw SessionError(.sessionEnded, reason: .userSignedOut)
-        }
-        do {
-            try await tokenStore.save(renewed)
-        } catch {
-            // The server rotated: losing these would end the session. Keep them for this
-            // process (unless a sign-in or sign-out moved on meanwhile), report the store's
-            // failure, and save them again on the next call.
-            if let fromStore {
-                let entry = UnsavedCredentials(replaced: fromStore, renewed: renewed, generation: generation)
-                unsaved.withLock { $0 = entry }
-                if await coordinator.currentGeneration != generation {
-                    unsaved.withLock { if $0 == entry { $0 = nil } }
-                }
-            }
-            throw error
-        }
-        unsaved.withLock { $0 = nil }
-        broadcaster.send(.refreshed(memberID: renewed.memberID))
-        return renewed
-    }
-
-    /// The error for a session that another process ended (or replaced) while this one
-    /// waited; subscribers hear of it once, unless this service already ended it itself.
-    private func sessionEndedElsewhere(_ reason: SignOutReason, generation: Int) async -> SessionError {
-        if await coordinator.endGeneration(from: generation) {
-            broadcaster.send(.signedOut(reason))
-            return SessionError(reason == .replacedByAnotherMember ? .sessionChanged : .sessionEnded, reason: reason)
-        }
-        return SessionError(.sessionEnded, reason: .userSignedOut)
-    }
-
-    /// Credentials from tokens the server just issued. The expiry is counted on this device's
-    /// clock from the lifetime the server gave (`expiresIn`), so a device whose clock is off
-    /// still refreshes on time; else from `expiresAt`; else from the access token's JWT
-    /// `exp` (its lifetime `exp − iat` when `iat` is there: a scheduling hint, never checked);
-    /// else the expiry is unknown and the token is refreshed when the server refuses it.
-    ///
-    /// The lifetime is counted from `requestedAt`, when the request that got the tokens was
-    /// sent (the server issued them later), so the expiry here is never later than the server's.
-    /// For a JWT whose `exp` and `iat` are whole seconds, the lifetime is a second shorter than
-    /// `exp − iat` (`UnverifiedJWT.lifetime`): the server may have issued the token up to a
-    /// second after the `iat` it wrote.
-    func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil) -> Credentials {
-        let now = requestedAt ?? configuration.now()
-        var lifetime: TimeInterval?
-        if let expiresIn = tokens.expiresIn {
-            lifetime = expiresIn
-        } else if let expiresAt = tokens.expiresAt {
-            lifetime = expiresAt.timeIntervalSince(now)
-        } else if let claims = UnverifiedJWT(tokens.accessToken.rawValue) {
-            lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(now)
-        }
-        guard let lifetime, lifetime.isFinite, lifetime > 0 else {
-            return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,
-                               accessTokenExpiresAt: nil, memberID: accountID, accessTokenIssuedAt: now)
-        }
-        return Credentials(
-            accessToken: tokens.accessToken.rawValue,
-            refreshToken: tokens.refreshToken,
-            accessTokenExpiresAt: now.addingTimeInterval(lifetime),
-            memberID: accountID,
-            accessTokenIssuedAt: now
-        )
-    }
-}
-
-/// Rotated credentials the store could not save, the stored ones they replace, and the
-/// session generation they belong to.
-struct UnsavedCredentials: Sendable, Equatable {
-    let replaced: Credentials
-    let renewed: Credentials
-    let generation: Int
 }
