@@ -11,7 +11,7 @@ import TokenStore
 /// whose they are, a fingerprint of their refresh token (never the token), and why the
 /// session ended.
 struct EndedCredentials: Sendable, Equatable {
-    let memberID: String
+    let accountID: String
     let refreshTokenFingerprint: Int
     let reason: SignOutReason
 
@@ -20,14 +20,14 @@ struct EndedCredentials: Sendable, Equatable {
     private static let salt = UInt64.random(in: .min ... .max)
 
     init(_ credentials: Credentials, reason: SignOutReason) {
-        memberID = credentials.memberID
+        accountID = credentials.accountID
         refreshTokenFingerprint = Self.fingerprint(credentials.refreshToken)
         self.reason = reason
     }
 
-    /// Whether `credentials` are these (the same member and refresh token).
+    /// Whether `credentials` are these (the same account and refresh token).
     func matches(_ credentials: Credentials) -> Bool {
-        credentials.memberID == memberID && Self.fingerprint(credentials.refreshToken) == refreshTokenFingerprint
+        credentials.accountID == accountID && Self.fingerprint(credentials.refreshToken) == refreshTokenFingerprint
     }
 
     private static func fingerprint(_ token: String) -> Int {

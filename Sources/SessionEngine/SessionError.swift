@@ -15,7 +15,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// No credentials are stored: sign in first.
         public static let notSignedIn = Kind(rawValue: "notSignedIn")
         /// The session ended while the call waited (the server refused the refresh token,
-        /// or the member signed out); see ``SessionError/reason``. Sign in again.
+        /// or the user signed out); see ``SessionError/reason``. Sign in again.
         public static let sessionEnded = Kind(rawValue: "sessionEnded")
         /// The session is over (the server rejected the refresh token; see
         /// ``SessionError/reason``), but its credentials could not be removed from the token
@@ -30,7 +30,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// store holds later that are not those (another program signed in) are used as usual.
         /// Not ``SessionError/isTransient``: trying again cannot bring the session back.
         public static let sessionEndedCredentialsNotRemoved = Kind(rawValue: "sessionEndedCredentialsNotRemoved")
-        /// Another member signed in while the call waited; the call was not retried with
+        /// Another account signed in while the call waited; the call was not retried with
         /// their token.
         public static let sessionChanged = Kind(rawValue: "sessionChanged")
         /// Refreshing failed for a reason that may pass (no connection, timeout, 5xx, a
@@ -82,7 +82,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case .sessionEndedCredentialsNotRemoved:
             return "the session ended (\(reason?.description ?? "signed out")), but its credentials could not be "
                 + "removed from the token store yet; this service will not use them again" + (underlying.map { ": \($0)" } ?? "")
-        case .sessionChanged: return "another member signed in while the call was waiting"
+        case .sessionChanged: return "another account signed in while the call was waiting"
         case .refreshFailed:
             return "refreshing the session failed; the credentials were kept, try again later"
                 + (underlying.map { ": \($0)" } ?? "")

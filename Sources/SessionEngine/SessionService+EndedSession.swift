@@ -80,7 +80,7 @@ extension SessionService {
         startNewGeneration()
         defer { broadcaster.send(.signedOut(reason)) }
         let kept: (credentials: Credentials, error: TokenStoreError)? = try await tokenStore.withExclusiveAccess { [tokenStore] in
-            guard let stored = try await tokenStore.load(), stored.memberID == accountID else { return nil }
+            guard let stored = try await tokenStore.load(), stored.accountID == accountID else { return nil }
             do {
                 try await tokenStore.clear()
                 return nil

@@ -81,7 +81,7 @@ extension SessionService {
             throw await refreshFailure(error, generation: generation, stored: fromStore ?? stored)
         }
         state.withLock { $0.noteRefreshDuration(configuration.now().timeIntervalSince(requestedAt)) }
-        let renewed = credentials(from: tokens, accountID: stored.memberID, requestedAt: requestedAt)
+        let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt)
         try await keep(renewed, replacing: fromStore, generation: generation)
         return renewed
     }
@@ -101,8 +101,8 @@ extension SessionService {
         guard let stored = state.withLock({ $0.unsavedRenewal(over: fromStore, in: generation) }) ?? fromStore else {
             throw sessionEndedElsewhere(.endedElsewhere, generation: generation)
         }
-        guard stored.memberID == failed.memberID else {
-            throw sessionEndedElsewhere(.replacedByAnotherMember, generation: generation)
+        guard stored.accountID == failed.accountID else {
+            throw sessionEndedElsewhere(.replacedByAnotherAccount, generation: generation)
         }
         return stored
     }
@@ -152,7 +152,7 @@ extension SessionService {
             throw error
         }
         state.withLock { $0.rotationSaved() }
-        broadcaster.send(.refreshed(memberID: renewed.memberID))
+        broadcaster.send(.refreshed(accountID: renewed.accountID))
     }
 
     /// The error for a session that another process ended (or replaced) while this one
@@ -162,7 +162,7 @@ extension SessionService {
             return SessionError(.sessionEnded, reason: .userSignedOut)
         }
         broadcaster.send(.signedOut(reason))
-        return SessionError(reason == .replacedByAnotherMember ? .sessionChanged : .sessionEnded, reason: reason)
+        return SessionError(reason == .replacedByAnotherAccount ? .sessionChanged : .sessionEnded, reason: reason)
     }
 
     /// Credentials from tokens the server just issued. The expiry is counted on this device's
@@ -188,13 +188,13 @@ extension SessionService {
         }
         guard let lifetime, lifetime.isFinite, lifetime > 0 else {
             return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,
-                               accessTokenExpiresAt: nil, memberID: accountID, accessTokenIssuedAt: now)
+                               accessTokenExpiresAt: nil, accountID: accountID, accessTokenIssuedAt: now)
         }
         return Credentials(
             accessToken: tokens.accessToken.rawValue,
             refreshToken: tokens.refreshToken,
             accessTokenExpiresAt: now.addingTimeInterval(lifetime),
-            memberID: accountID,
+            accountID: accountID,
             accessTokenIssuedAt: now
         )
     }

@@ -69,7 +69,7 @@ extension SessionService {
     /// `nil` for credentials of a session the server ended here that the store could not
     /// remove yet.
     public func signedInAccountID() async throws -> String? {
-        try await liveStoredCredentials()?.memberID
+        try await liveStoredCredentials()?.accountID
     }
 
     /// The stored credentials, unless they are those of a session that ended here.

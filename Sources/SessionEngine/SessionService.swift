@@ -18,33 +18,11 @@ public import TokenStore
 /// }
 /// ```
 ///
-/// ``request(handler:)`` follows the session rules (docs/DESIGN.md §3):
-/// 1. an access token that expires within the margin of ``Configuration/refreshTiming`` (the
-///    time a refresh takes, with room to spare, at most a tenth of its lifetime) is refreshed
-///    before the call;
-/// 2. a call that fails with an authentication failure (under
-///    ``Configuration/authenticationFailurePolicy``: a 401, a 403 whose challenge says
-///    `invalid_token`, a bare 403 only when the policy opts in) is retried once after a refresh;
-///    a second failure goes to the caller (at most one refresh per call, never a loop);
-/// 3. refreshes are single-flight in the process and run inside the store's cross-process
-///    exclusive section, which re-reads the store first: if another process already replaced
-///    the failed token, that one is used and the server is not called;
-/// 4. the new credentials (with the rotated refresh token) are saved before the new access
-///    token is used;
-/// 5. the server rejecting the refresh token ends the session (store cleared, `signedOut`
-///    event, ``SessionError/Kind/sessionEnded``), and so does any other 4xx from the refresh
-///    call except 408 and 429, whatever the rule says (``RefreshFailureRule/refusedRequest``:
-///    repeating the request cannot succeed); any other refresh failure keeps the credentials
-///    and throws ``SessionError/Kind/refreshFailed`` (transient). When the store
-///    cannot be cleared (a database that is down), the call throws
-///    ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` instead, and the service
-///    remembers those credentials as dead: they are never presented again, `signedOut` is not
-///    sent again, and later calls retry the removal;
-/// 6. a refresh that finishes after a sign-out or another sign-in writes nothing;
-/// 7. a loop (the server refusing fresh tokens before they were due) is stopped by the
-///    ``RefreshWindow`` with ``SessionError/Kind/refreshLimitExceeded``; refreshes of tokens
-///    that were due never count. A bare 403 (opted in) the window refuses to refresh for
-///    reaches the caller as the server's 403 (a permission refusal, most likely).
+/// ``request(handler:)`` follows the <doc:SessionRules>: refresh ahead by a margin that fits,
+/// refresh and retry once on an authentication failure, one refresh at a time across tasks and
+/// processes (the store re-read first), the rotated tokens saved before they are used, a
+/// rejected refresh token ending the session, a refresh that a sign-in or sign-out overtook
+/// writing nothing, and a window that stops refresh loops.
 ///
 /// The engine serves any server through its ``Configuration``, which names the refresh call:
 /// presets for OAuth 2.0 (``Configuration/oauth2(_:)``) and a JSON server described by field

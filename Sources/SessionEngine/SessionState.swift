@@ -51,6 +51,7 @@ struct SessionState: Sendable {
     /// A sign-in, sign-out or account deletion begins: a new generation, so that the refresh in
     /// flight writes nothing. Returns that refresh, for the caller to cancel once the lock is
     /// released, and the unsaved credentials it forgets (a sign-out revokes those).
+    @discardableResult
     mutating func startNewGeneration() -> (refreshToCancel: Task<Credentials, any Error>?, unsaved: UnsavedCredentials?) {
         generation += 1
         let refresh = inFlight?.task

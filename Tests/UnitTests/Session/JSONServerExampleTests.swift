@@ -64,7 +64,7 @@ struct JSONServerExampleTests {
         let fields = try JSONSerialization.jsonObject(with: signIn.body) as? [String: String]
         #expect(fields == ["username": FakeSimpleJWTServer.username, "password": FakeSimpleJWTServer.password])
         let stored = try #require(try await EncryptedFileTokenStore(fileURL: storeURL, key: .keyFile(keyURL)).load())
-        #expect(stored.memberID == FakeSimpleJWTServer.username)
+        #expect(stored.accountID == FakeSimpleJWTServer.username)
         #expect(requests.last?.header("Authorization") == "Bearer \(stored.accessToken)")
         #expect(stored.accessTokenExpiresAt != nil)  // from the JWT's exp
     }

@@ -84,7 +84,7 @@ final class FakeAppServer: Sendable {
     func issueCredentials(memberID: String = FakeAppServer.memberID, expiresIn: TimeInterval = 900) -> Credentials {
         let (access, refresh) = state.withLock { issue(&$0, memberID: memberID, lifetime: expiresIn) }
         return Credentials(accessToken: access, refreshToken: refresh,
-                           accessTokenExpiresAt: clock.now.addingTimeInterval(expiresIn), memberID: memberID)
+                           accessTokenExpiresAt: clock.now.addingTimeInterval(expiresIn), accountID: memberID)
     }
 
     private func issue(_ state: inout State, memberID: String, lifetime: TimeInterval? = nil) -> (String, String) {
