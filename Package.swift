@@ -15,6 +15,9 @@ let package = Package(
     products: [
         .library(name: "NetworkService", targets: ["NetworkService"]),
         .library(name: "TokenStore", targets: ["TokenStore"]),
+        // The session engine for any server: OAuth 2.0, a JSON server, or a refresher of your own.
+        .library(name: "SessionEngine", targets: ["SessionEngine"]),
+        // The app's API and its face of the engine (`RepositoryService`, the `.appAPI` preset).
         .library(name: "AppRepository", targets: ["AppRepository"]),
         // Test support shared by the test targets of this package, Server/ and Examples/
         // (like Hummingbird's HummingbirdTesting): not for front ends.
@@ -39,9 +42,15 @@ let package = Package(
             dependencies: [.target(name: "CSodium", condition: .when(traits: ["EncryptedTokenStore"]))],
             swiftSettings: swiftSettings
         ),
+        // Knows no server's API: an adopter of another server imports it, never AppRepository.
+        .target(
+            name: "SessionEngine",
+            dependencies: ["NetworkService", "TokenStore"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AppRepository",
-            dependencies: ["NetworkService", "TokenStore"],
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine"],
             swiftSettings: swiftSettings
         ),
         // A small program the token-store tests spawn several times at once to prove
@@ -57,39 +66,40 @@ let package = Package(
         // loopback HTTP server and the transport conformance suite every transport runs.
         .target(
             name: "AppSDKTesting",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository"],
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "UnitTests",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository", "TokenStoreProbe", "AppSDKTesting"],
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "AppRepository", "TokenStoreProbe", "AppSDKTesting"],
             swiftSettings: swiftSettings
         ),
         // A second front end in its own process, which the slow tests spawn to show that
         // processes sharing an encrypted store refresh once between them.
         .executableTarget(
             name: "SessionProbe",
-            dependencies: ["AppRepository", "NetworkService", "TokenStore"],
+            dependencies: ["AppRepository", "SessionEngine", "NetworkService", "TokenStore"],
             path: "Tests/SessionProbe",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SlowTests",
-            dependencies: ["NetworkService", "TokenStore", "AppRepository", "SessionProbe", "AppSDKTesting"],
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "AppRepository", "SessionProbe", "AppSDKTesting"],
             swiftSettings: swiftSettings
         ),
         // A front end of a third-party OAuth 2.0 server in its own process: the conformance
-        // tests run several at once over one encrypted store.
+        // tests run several at once over one encrypted store. Like any adopter of another
+        // server, it and the conformance tests depend on the engine, not on AppRepository.
         .executableTarget(
             name: "OAuthProbe",
-            dependencies: ["AppRepository", "AppSDKTesting", "TokenStore"],
+            dependencies: ["SessionEngine", "AppSDKTesting", "TokenStore"],
             path: "Tests/OAuthProbe",
             swiftSettings: swiftSettings
         ),
         // The OAuth 2.0 preset against django-oauth-toolkit (scripts/test starts it).
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["AppRepository", "NetworkService", "TokenStore", "AppSDKTesting", "OAuthProbe"],
+            dependencies: ["SessionEngine", "NetworkService", "TokenStore", "AppSDKTesting", "OAuthProbe"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -31,6 +31,7 @@ let package = Package(
             name: "CLISupport",
             dependencies: [
                 .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
                 .product(name: "AsyncHTTPClientTransport", package: "AsyncHTTPClientTransport"),
@@ -63,6 +64,7 @@ let package = Package(
             name: "app-bench",
             dependencies: [
                 .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
                 .product(name: "AppSDKTesting", package: "AppSDK"),
@@ -99,6 +101,7 @@ let package = Package(
             dependencies: [
                 "CLISupport",
                 .product(name: "AppRepository", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
             ],

@@ -1,4 +1,4 @@
-public import AppRepository
+public import SessionEngine
 public import Foundation
 public import NetworkService
 import TokenStore
@@ -30,7 +30,7 @@ public struct OAuthAdopter: Sendable {
     /// Its client.
     public let oauth: OAuth2Client
     /// The session.
-    public let service: RepositoryService
+    public let service: SessionService
 
     /// Opens the encrypted store at `storeURL` (key file `keyURL`) and makes the service,
     /// as the README does; `authenticationFailurePolicy`, when given, replaces the preset's (the
@@ -45,9 +45,9 @@ public struct OAuthAdopter: Sendable {
         #else
         let store = FileTokenStore(fileURL: storeURL)
         #endif
-        var configuration = RepositoryService.Configuration.oauth2(oauth)
+        var configuration = SessionService.Configuration.oauth2(oauth)
         if let authenticationFailurePolicy { configuration.authenticationFailurePolicy = authenticationFailurePolicy }
-        let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
+        let service = SessionService(server: server, tokenStore: store, configuration: configuration)
         (self.server, self.oauth, self.service) = (server, oauth, service)
     }
 

@@ -39,7 +39,8 @@ public enum EndpointAuthentication: Sendable, Hashable {
 public protocol Endpoint: Sendable {
     /// The HTTP method.
     var method: HTTPMethod { get }
-    /// The path, starting with `/v1`.
+    /// The path, starting with `/`: appended to the path of ``Server/baseURL`` (`/v1/posts` for
+    /// the app's API, `/o/token/` for an OAuth 2.0 server).
     var path: EndpointPath { get }
     /// Typed query parameters; empty by default.
     var query: [QueryParameter] { get }

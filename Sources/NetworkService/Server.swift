@@ -11,7 +11,8 @@ public import Foundation
 /// let member = try await MemberAPI.fetchMe(server: server, accessToken: token)
 /// ```
 public struct Server: Sendable {
-    /// The base URL; endpoint paths (which start with `/v1`) are appended to its path.
+    /// The base URL; each endpoint's ``Endpoint/path`` (which starts with `/`) is appended to
+    /// its path, so `https://example.com/api` and `/v1/posts` give `https://example.com/api/v1/posts`.
     public let baseURL: URL
     /// How requests are sent.
     public let transport: any HTTPTransport

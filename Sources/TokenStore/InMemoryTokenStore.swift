@@ -40,6 +40,6 @@ public final class InMemoryTokenStore: TokenStore, CustomStringConvertible {
 
     /// `InMemoryTokenStore(empty)` or `InMemoryTokenStore(member: <id>)`; never the tokens.
     public var description: String {
-        credentials.withLock { $0 }.map { "InMemoryTokenStore(member: \($0.memberID))" } ?? "InMemoryTokenStore(empty)"
+        credentials.withLock { $0 }.map { "InMemoryTokenStore(account: \($0.accountID))" } ?? "InMemoryTokenStore(empty)"
     }
 }

@@ -10,12 +10,40 @@
 /// ``withExclusiveAccess(_:)`` holds across processes, so a token refresh done inside it
 /// (re-reading the store first) happens once even when several programs share one file.
 ///
-/// Failure rules every store follows:
-/// - No stored credentials is `nil` from ``load()``, not an error.
-/// - Stored data that cannot be read (truncated, modified, wrong key) is a ``TokenStoreError``
-///   naming the file and the cause; the store never overwrites it on its own. A later
-///   ``save(_:)`` or ``clear()`` moves the unreadable file aside (kept, not deleted); the file
-///   stores' `moveAsideIfUnreadable()` does only that, and says where the file went.
+/// ## Writing a store
+///
+/// The session engine relies on this contract; a store of your own (a database, a keychain
+/// of another platform) must keep all of it.
+///
+/// What a store must do:
+/// - ``load()`` returns `nil` when nothing is stored, never an error for that.
+/// - ``save(_:)`` replaces the credentials atomically: a reader sees the old or the new ones,
+///   never a mix, even if the process dies mid-save. When it returns, the credentials are
+///   durable: the engine hands a rotated access token to callers only after `save` returned,
+///   because the server has already retired the previous refresh token.
+/// - ``withExclusiveAccess(_:)`` holds against every task of this process *and* every other
+///   process or machine sharing the store, for as long as `body` runs; ``load()``,
+///   ``save(_:)`` and ``clear()`` work inside it, and a nested call from the same task tree runs
+///   `body` directly. The building blocks: ``AsyncLock`` (this process's tasks wait suspended,
+///   in order), ``ExclusiveSection`` (re-entrancy and the resource held inside) and
+///   ``LockedValue`` (small synchronous state).
+/// - Every failure is a ``TokenStoreError`` whose ``TokenStoreError/kind`` tells the engine
+///   what to do: ``TokenStoreError/isTransient`` for a backend that may come back
+///   (``TokenStoreError/Kind/unavailable``), ``TokenStoreError/Kind/readOnly`` for one that can
+///   be read but not written, ``TokenStoreError/Kind/lockFailed`` for a section not had in
+///   time. A failed ``save(_:)`` or ``clear()`` leaves the stored credentials as they were.
+///
+/// What a store must never do:
+/// - Overwrite or delete stored data it cannot read (truncated, modified, a wrong key): that
+///   is a ``TokenStoreError`` naming the place and the cause. A later ``save(_:)`` or
+///   ``clear()`` moves it aside (kept, not deleted); the file stores'
+///   `moveAsideIfUnreadable()` does only that, and says where the file went.
+/// - Put a token, a password or a key in an error, a description or a log line.
+/// - Cache across processes: ``load()`` inside the exclusive section must see what another
+///   process saved, since that re-read is what makes a refresh happen once between them.
+/// - Deadlock on itself: a nested ``withExclusiveAccess(_:)`` from inside `body` (the engine
+///   loads and saves inside its refresh's section) must run directly, which
+///   ``ExclusiveSection`` does for the task tree that entered the section, and for it only.
 public protocol TokenStore: Sendable {
     /// Reads the stored credentials; `nil` when none are stored.
     func load() async throws(TokenStoreError) -> Credentials?

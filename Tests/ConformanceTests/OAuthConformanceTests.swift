@@ -1,7 +1,7 @@
-import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Testing
 import TokenStore
 

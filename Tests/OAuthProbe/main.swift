@@ -7,9 +7,9 @@
 // (the client secret comes from APP_OAUTH_CLIENT_SECRET, never from the command line)
 // prints `calls N`, `failed N`, `signedOut N` and the first few errors (which never contain
 // a token), and exits 0 when it ran to the end.
-import AppRepository
 import AppSDKTesting
 import Foundation
+import SessionEngine
 import TokenStore
 
 let arguments = CommandLine.arguments

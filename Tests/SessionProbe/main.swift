@@ -9,6 +9,7 @@
 import AppRepository
 import Foundation
 import NetworkService
+import SessionEngine
 import TokenStore
 
 let arguments = CommandLine.arguments

@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Testing
 import TokenStore
 

@@ -1,6 +1,7 @@
 import AppRepository
 import AppSDKTesting
 import NetworkService
+import SessionEngine
 import Testing
 import TokenStore
 

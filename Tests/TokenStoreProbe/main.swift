@@ -13,7 +13,7 @@
 //   KEY (encrypted only): --key-file FILE, or --passphrase-env VARIABLE with optional
 //   --ops N --mem BYTES (Argon2id cost; cheap values keep the tests fast).
 //
-// The count lives in `memberID`; the tokens are "access-<count>" and "refresh-<count>", so
+// The count lives in `accountID`; the tokens are "access-<count>" and "refresh-<count>", so
 // a reader can check that a file holds one consistent save. Exit codes: 0 done, 1 store
 // error (its description on stderr), 2 usage error.
 import Foundation
@@ -86,12 +86,12 @@ func openStore(_ arguments: Arguments) async throws -> any TokenStore {
 }
 
 func credentials(count: Int) -> Credentials {
-    Credentials(accessToken: "access-\(count)", refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, memberID: "\(count)")
+    Credentials(accessToken: "access-\(count)", refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, accountID: "\(count)")
 }
 
 func count(in credentials: Credentials?) throws -> Int {
     guard let credentials else { return 0 }
-    guard let count = Int(credentials.memberID),
+    guard let count = Int(credentials.accountID),
           credentials.accessToken == "access-\(count)",
           credentials.refreshToken == "refresh-\(count)" else {
         throw UsageError(description: "the store holds inconsistent credentials")

@@ -1,6 +1,7 @@
 import AppRepository
 import NetworkService
 import PostgresTokenStore
+import SessionEngine
 import TokenStore
 
 extension CLIError {

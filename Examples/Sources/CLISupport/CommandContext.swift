@@ -1,6 +1,7 @@
 public import AppRepository
 import Foundation
 import NetworkService
+public import SessionEngine
 import TokenStore
 
 /// What a command works with: the process's one ``RepositoryService`` and the output.
@@ -54,7 +55,7 @@ public struct CommandContext: Sendable {
                     Output.writeError("\(Program.name): the store could not be read, so it was moved aside (kept, not deleted): \(place)")
                 }
             }
-            var configuration = RepositoryService.Configuration()
+            var configuration = RepositoryService.Configuration.appAPI
             if output.verbose {
                 // --verbose says when a refresh happens, and that its tokens were saved only once they were.
                 let verbose = VerboseTokenStore(store, note: { output.note($0) })

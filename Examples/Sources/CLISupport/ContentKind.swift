@@ -1,5 +1,6 @@
 public import AppRepository
 public import ArgumentParser
+public import SessionEngine
 
 /// The kinds of content that can be reported and removed: `post`, `comment`, `answer`.
 public enum ContentKind: String, CaseIterable, Sendable, Codable, ExpressibleByArgument {

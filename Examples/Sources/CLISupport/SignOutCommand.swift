@@ -1,5 +1,6 @@
-public import ArgumentParser
 import AppRepository
+public import ArgumentParser
+import SessionEngine
 import TokenStore
 
 /// `sign-out`: ends the session here (the store is cleared) and on the server.

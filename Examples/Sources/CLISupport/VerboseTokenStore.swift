@@ -1,4 +1,5 @@
 import AppRepository
+import SessionEngine
 import TokenStore
 
 /// A token store that, for `--verbose`, says when a refresh's new tokens are saved: only

@@ -3,6 +3,7 @@ import AppSDKTesting
 import ArgumentParser
 import Foundation
 import NetworkService
+import SessionEngine
 import TokenStore
 
 /// Refresh storms: N concurrent calls right after the server expired every access token,

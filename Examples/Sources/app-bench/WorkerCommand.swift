@@ -2,6 +2,7 @@ import AppRepository
 import ArgumentParser
 import Foundation
 import NetworkService
+import SessionEngine
 import TokenStore
 
 /// One process of a multi-process run: calls `GET /v1/members/me` through a

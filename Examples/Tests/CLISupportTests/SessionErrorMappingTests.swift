@@ -1,5 +1,6 @@
 import AppRepository
 import CLISupport
+import SessionEngine
 import Testing
 import TokenStore
 

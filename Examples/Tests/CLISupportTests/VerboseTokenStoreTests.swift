@@ -2,6 +2,7 @@ import AppRepository
 @testable import CLISupport
 import Foundation
 import NetworkService
+import SessionEngine
 import Synchronization
 import Testing
 import TokenStore
@@ -21,7 +22,7 @@ private final class FullDiskStore: TokenStore {
 
 @Suite("--verbose notes")
 struct VerboseTokenStoreTests {
-    private let credentials = Credentials(accessToken: "a", refreshToken: "r", accessTokenExpiresAt: nil, memberID: "m")
+    private let credentials = Credentials(accessToken: "a", refreshToken: "r", accessTokenExpiresAt: nil, accountID: "m")
     private let refresher = TokenRefresher { _, _ in Tokens(accessToken: AccessToken("a2"), refreshToken: "r2", expiresIn: 900) }
 
     @Test("after a refresh, 'saved in the store' is printed once the save succeeded, and not when it failed")

@@ -1,3 +1,5 @@
+import SessionEngine
+
 /// What admins may do, through a ``RepositoryService``: `service.admin.fetchReports()`.
 /// Remove reported content with `service.posts.delete(id:)`, `service.comments.delete(id:)`
 /// and `service.answers.delete(id:)`.

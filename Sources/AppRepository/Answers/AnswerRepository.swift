@@ -1,3 +1,5 @@
+import SessionEngine
+
 /// Answers, through a ``RepositoryService`` that supplies the server and token:
 /// `service.answers.fetchListOfMine(pageSize: 20)`.
 public struct AnswerRepository: Sendable {

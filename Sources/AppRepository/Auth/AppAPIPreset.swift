@@ -1,7 +1,9 @@
 import NetworkService
+public import SessionEngine
+import TokenStore
 
 // The app's own server, as a preset of the session engine: its refresh call, which refresh
-// failures end the session, and its sign-out. `RepositoryService.Configuration()` uses it.
+// failures end the session, and its sign-out. `RepositoryService(server:tokenStore:)` uses it.
 
 extension TokenRefresher {
     /// `POST /v1/auth/refresh` with the stored refresh token (``AuthAPI/refresh(refreshToken:server:)``);
@@ -24,8 +26,9 @@ extension SessionRevoker {
     }
 }
 
-extension RepositoryService.Configuration {
-    /// The app's own server (the default): ``TokenRefresher/appAPI``, ``RefreshFailureRule/appAPI``,
-    /// ``SessionRevoker/appAPI`` and the server's standard error format.
-    public static var appAPI: Self { Self() }
+extension SessionService.Configuration {
+    /// The app's own server: ``/SessionEngine/TokenRefresher/appAPI``,
+    /// ``/SessionEngine/RefreshFailureRule/appAPI``, ``/SessionEngine/SessionRevoker/appAPI``
+    /// and the server's standard error format; every other setting at its default.
+    public static var appAPI: Self { Self(refresher: .appAPI, revoker: .appAPI) }
 }

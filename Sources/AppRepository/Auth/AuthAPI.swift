@@ -1,4 +1,5 @@
 public import NetworkService
+public import SessionEngine
 
 /// Signing up, in and out, and refreshing tokens: `/v1/auth`.
 ///

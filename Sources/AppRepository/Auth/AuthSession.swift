@@ -1,4 +1,5 @@
 import Foundation
+public import SessionEngine
 
 /// What sign-up, sign-in and anonymous sign-in return: the member and their first tokens.
 public struct AuthSession: Codable, Sendable, Equatable {

@@ -1,5 +1,5 @@
 import NetworkService
-import TokenStore
+public import SessionEngine
 
 extension RepositoryService {
     /// Creates an account, signs it in and saves its credentials; sends `signedIn`.
@@ -46,24 +46,15 @@ extension RepositoryService {
     ///   used again, and later calls retry the removal), or the ``/TokenStore/TokenStoreError``
     ///   of a store that cannot be locked or read.
     public func deleteAccount() async throws {
-        let memberID = try await signedInAccountID()
+        guard let accountID = try await signedInAccountID() else {
+            // No live session: `request` throws why (not signed in, or the credentials of an
+            // ended session the store could not remove yet, which it tries to remove again).
+            try await request { _, _ in }
+            throw SessionError(.sessionChanged)   // another program signed in meanwhile
+        }
         try await request { server, token in try await MemberAPI.deleteMe(server: server, accessToken: token) }
-        await startNewGeneration()
         // The account is gone on the server whatever the store does now: `signedOut` is sent
         // in every case, and credentials the store cannot remove are remembered as dead.
-        defer { broadcaster.send(.signedOut(.accountDeleted)) }
-        let kept: (credentials: Credentials, error: TokenStoreError)? = try await tokenStore.withExclusiveAccess { [tokenStore] in
-            // Another program may have signed in as someone else meanwhile: keep that session.
-            guard let stored = try await tokenStore.load(), stored.memberID == memberID else { return nil }
-            do {
-                try await tokenStore.clear()
-                return nil
-            } catch let error as TokenStoreError {
-                return (stored, error)
-            }
-        }
-        if let kept {
-            throw rememberEndedSession(kept.credentials, reason: .accountDeleted, storeError: kept.error)
-        }
+        try await endSession(reason: .accountDeleted, ifStoredAccountIs: accountID)
     }
 }

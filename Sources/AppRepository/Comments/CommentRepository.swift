@@ -1,3 +1,5 @@
+import SessionEngine
+
 /// Comments, through a ``RepositoryService``: `service.comments.fetchList(postID: 7)`.
 public struct CommentRepository: Sendable {
     let service: RepositoryService

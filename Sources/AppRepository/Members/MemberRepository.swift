@@ -1,3 +1,5 @@
+import SessionEngine
+
 /// The signed-in member's account, through a ``RepositoryService``: `service.members.fetchMe()`.
 public struct MemberRepository: Sendable {
     let service: RepositoryService

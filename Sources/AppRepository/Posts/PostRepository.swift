@@ -1,3 +1,5 @@
+import SessionEngine
+
 /// Posts, through a ``RepositoryService``: `service.posts.fetchList(pageSize: 20)`.
 public struct PostRepository: Sendable {
     let service: RepositoryService

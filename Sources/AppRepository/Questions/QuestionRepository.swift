@@ -1,3 +1,5 @@
+import SessionEngine
+
 /// Questions, through a ``RepositoryService``: `service.questions.fetchToday()`.
 public struct QuestionRepository: Sendable {
     let service: RepositoryService

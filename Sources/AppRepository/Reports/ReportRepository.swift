@@ -1,3 +1,5 @@
+import SessionEngine
+
 /// Reports, through a ``RepositoryService``: `service.reports.create(targetType: .post, targetID: 7, reason: "spam")`.
 public struct ReportRepository: Sendable {
     let service: RepositoryService

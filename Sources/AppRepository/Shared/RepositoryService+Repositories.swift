@@ -1,3 +1,5 @@
+public import SessionEngine
+
 extension RepositoryService {
     /// The signed-in member's account.
     public var members: MemberRepository { MemberRepository(service: self) }

@@ -1,6 +1,7 @@
 import AppRepository
 import Foundation
 import NetworkService
+import SessionEngine
 import Testing
 
 /// Every static API function against the contract (docs/CONTRACT.md): the request it builds

@@ -1,7 +1,7 @@
-import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Testing
 import TokenStore
 
@@ -16,19 +16,19 @@ struct AnyServerSessionTests {
         fake = try FakeOAuthServer(clock: clock)
     }
 
-    func makeService(_ configuration: RepositoryService.Configuration? = nil, store: any TokenStore = InMemoryTokenStore()) -> RepositoryService {
+    func makeService(_ configuration: SessionService.Configuration? = nil, store: any TokenStore = InMemoryTokenStore()) -> SessionService {
         var configuration = configuration ?? .oauth2(oauth)
         let clock = clock
         configuration.now = { clock.now }
-        return RepositoryService(server: fake.server, tokenStore: store, configuration: configuration)
+        return SessionService(server: fake.server, tokenStore: store, configuration: configuration)
     }
 
-    func signIn(_ service: RepositoryService) async throws {
+    func signIn(_ service: SessionService) async throws {
         let tokens = try await oauth.passwordGrant(username: "kim", password: "correct horse", server: fake.server)
         try await service.startSession(tokens: tokens, accountID: "kim")
     }
 
-    func me(_ service: RepositoryService) async throws -> ResourceOwner {
+    func me(_ service: SessionService) async throws -> ResourceOwner {
         try await service.request { server, token in try await server.send(ResourceEndpoint.me, accessToken: token) }
     }
 
@@ -186,7 +186,7 @@ struct AnyServerSessionTests {
     func failedRevocation() async throws {
         let store = InMemoryTokenStore()
         struct Unreachable: Error {}
-        var configuration = RepositoryService.Configuration.oauth2(oauth)
+        var configuration = SessionService.Configuration.oauth2(oauth)
         configuration.revoker = SessionRevoker { _, _ in throw Unreachable() }
         let service = makeService(configuration, store: store)
         try await signIn(service)
@@ -202,11 +202,10 @@ struct AnyServerSessionTests {
     @Test("a refresher of your own, set without a failure rule, still ends the session when its refresh is refused")
     func customRefresherBringsItsRule() async throws {
         let store = InMemoryTokenStore()
-        var configuration = RepositoryService.Configuration()
         let oauth = self.oauth
-        configuration.refresher = TokenRefresher { credentials, server in
+        let configuration = SessionService.Configuration(refresher: TokenRefresher { credentials, server in
             try await oauth.refresh(refreshToken: credentials.refreshToken, server: server)
-        }
+        })
         let service = makeService(configuration, store: store)
         try await signIn(service)
         fake.configure { state in for key in state.refreshTokens.keys { state.refreshTokens[key]?.used = true } }
@@ -219,11 +218,10 @@ struct AnyServerSessionTests {
     @Test("a refresher of your own ends the session when its refresh is answered 400 for another reason than invalid_grant, naming the status")
     func customRefresherEndsSessionOnBadRequest() async throws {
         let store = InMemoryTokenStore()
-        var configuration = RepositoryService.Configuration()
-        configuration.refresher = TokenRefresher { _, _ in
+        let configuration = SessionService.Configuration(refresher: TokenRefresher { _, _ in
             throw NetworkError(kind: .httpStatus, method: .post, path: "/api/token/refresh/", statusCode: 400,
                                serverMessage: "refresh: This field is required.")
-        }
+        })
         let service = makeService(configuration, store: store)
         try await signIn(service)
         clock.advance(by: 6)
@@ -236,7 +234,7 @@ struct AnyServerSessionTests {
 
     @Test("a server that accepts each token once and then refuses it (expiry unknown) is stopped by the window")
     func acceptOnceLoopIsStopped() async throws {
-        var configuration = RepositoryService.Configuration.oauth2(oauth)
+        var configuration = SessionService.Configuration.oauth2(oauth)
         configuration.refreshWindow = RefreshWindow(maximumRefreshes: 3, interval: 30)
         let service = makeService(configuration)
         fake.configure { $0.sendsExpiresIn = false }
@@ -269,10 +267,10 @@ struct AnyServerSessionTests {
         let refresh = JSONTokenRefresh(path: "/api/token/refresh/", refreshTokenField: "refresh", extraFields: ["client": "cli"],
                                        accessTokenKey: "data.access", refreshTokenKey: "data.refresh", expiresInKey: "data.lifetime")
         let store = InMemoryTokenStore()
-        var configuration = RepositoryService.Configuration.json(refresh)
+        var configuration = SessionService.Configuration.json(refresh)
         let clock = clock
         configuration.now = { clock.now }
-        let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
+        let service = SessionService(server: server, tokenStore: store, configuration: configuration)
         try await service.startSession(tokens: Tokens(accessToken: AccessToken("a1"), refreshToken: "r1"), accountID: "kim")
 
         let owner: ResourceOwner = try await service.request { server, token in try await server.send(ResourceEndpoint.me, accessToken: token) }
@@ -310,7 +308,7 @@ struct AnyServerSessionTests {
 
     @Test("a server that refuses every fresh token is stopped by the window, and the error says so")
     func loopIsStopped() async throws {
-        var configuration = RepositoryService.Configuration.oauth2(oauth)
+        var configuration = SessionService.Configuration.oauth2(oauth)
         configuration.refreshWindow = RefreshWindow(maximumRefreshes: 3, interval: 30)
         let service = makeService(configuration)
         try await signIn(service)

@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Synchronization
 import Testing
 import TokenStore
@@ -81,7 +82,7 @@ struct ForbiddenExpiredTokenTests {
         configuration.now = { clock.now }
         configuration.authenticationFailurePolicy = policy
         let stored = Credentials(accessToken: "access-0", refreshToken: "refresh-0", accessTokenExpiresAt: clock.now.addingTimeInterval(900),
-                                 memberID: "kim", accessTokenIssuedAt: clock.now)
+                                 accountID: "kim", accessTokenIssuedAt: clock.now)
         return RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: fake.transport),
                                  tokenStore: InMemoryTokenStore(credentials: stored), configuration: configuration)
     }
@@ -158,7 +159,7 @@ struct ForbiddenExpiredTokenTests {
         var configuration = RepositoryService.Configuration.json(JSONTokenRefresh(path: "/api/token/refresh/"))
         configuration.now = { clock.now }
         let stored = Credentials(accessToken: "access-0", refreshToken: "refresh-0", accessTokenExpiresAt: nil,
-                                 memberID: "kim", accessTokenIssuedAt: clock.now)
+                                 accountID: "kim", accessTokenIssuedAt: clock.now)
         let service = RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: fake.transport),
                                         tokenStore: InMemoryTokenStore(credentials: stored), configuration: configuration)
         var limited = false

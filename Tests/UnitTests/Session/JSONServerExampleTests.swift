@@ -1,8 +1,8 @@
 #if EncryptedTokenStore
-import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Testing
 import TokenStore
 
@@ -24,7 +24,7 @@ func signInAndFetchProfile(baseURL: String, storeURL: URL, keyURL: URL,
     // answer {"access", "refresh"}; no expires_in: the expiry comes from the JWT's exp.
     let jwt = JSONTokenRefresh(path: "/api/token/refresh/", signInPath: "/api/token/", refreshTokenField: "refresh",
                                accessTokenKey: "access", refreshTokenKey: "refresh", expiresInKey: nil)
-    let service = RepositoryService(server: server, tokenStore: store, configuration: .json(jwt))
+    let service = SessionService(server: server, tokenStore: store, configuration: .json(jwt))
 
     let tokens = try await jwt.signIn(["username": username, "password": password], server: server)
     // Its JWT names the user in `user_id`, not `sub`: the account id is passed.
@@ -64,7 +64,7 @@ struct JSONServerExampleTests {
         let fields = try JSONSerialization.jsonObject(with: signIn.body) as? [String: String]
         #expect(fields == ["username": FakeSimpleJWTServer.username, "password": FakeSimpleJWTServer.password])
         let stored = try #require(try await EncryptedFileTokenStore(fileURL: storeURL, key: .keyFile(keyURL)).load())
-        #expect(stored.memberID == FakeSimpleJWTServer.username)
+        #expect(stored.accountID == FakeSimpleJWTServer.username)
         #expect(requests.last?.header("Authorization") == "Bearer \(stored.accessToken)")
         #expect(stored.accessTokenExpiresAt != nil)  // from the JWT's exp
     }
@@ -128,7 +128,7 @@ struct JSONServerExampleTests {
                                    accessTokenKey: "access", refreshTokenKey: "refresh", expiresInKey: nil)
         let tokens = try await jwt.signIn(["username": "kim", "password": FakeSimpleJWTServer.password], server: server)
         let store = InMemoryTokenStore()
-        let service = RepositoryService(server: server, tokenStore: store, configuration: .json(jwt))
+        let service = SessionService(server: server, tokenStore: store, configuration: .json(jwt))
 
         let error = await #expect(throws: SessionError.self) { try await service.startSession(tokens: tokens) }
         #expect(error?.kind == .accountUnknown)
@@ -142,7 +142,7 @@ struct JSONServerExampleTests {
 
     @Test("an opaque token without an account id, or an empty account id, says which")
     func opaqueTokenOrEmptyID() async throws {
-        let service = RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: TestTransport(always: .status(500))),
+        let service = SessionService(server: try Server(baseURL: "https://api.example.com", transport: TestTransport(always: .status(500))),
                                         tokenStore: InMemoryTokenStore())
         let opaque = Tokens(accessToken: AccessToken("opaque-access-token"), refreshToken: "r")
         let missing = await #expect(throws: SessionError.self) { try await service.startSession(tokens: opaque) }
@@ -186,10 +186,10 @@ struct JSONServerExampleTests {
         let server = try Server(baseURL: "https://api.example.com", transport: fake.transport())
         let jwt = JSONTokenRefresh(path: "/api/token/refresh/", signInPath: "/api/token/", refreshTokenField: "refresh",
                                    accessTokenKey: "access", refreshTokenKey: "refresh", expiresInKey: nil)
-        var configuration = RepositoryService.Configuration.json(jwt)
+        var configuration = SessionService.Configuration.json(jwt)
         configuration.now = { clock.now }
         let store = InMemoryTokenStore()
-        let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
+        let service = SessionService(server: server, tokenStore: store, configuration: configuration)
         let tokens = try await jwt.signIn(["username": "kim", "password": FakeSimpleJWTServer.password], server: server)
         try await service.startSession(tokens: tokens, accountID: "kim")
         _ = try await jwt.refresh(refreshToken: tokens.refreshToken, server: server)  // another client rotates it

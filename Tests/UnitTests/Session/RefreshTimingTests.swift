@@ -1,6 +1,7 @@
 import AppRepository
 import AppSDKTesting
 import Foundation
+import SessionEngine
 import Testing
 import TokenStore
 

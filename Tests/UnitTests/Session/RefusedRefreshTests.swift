@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Synchronization
 import Testing
 import TokenStore
@@ -28,7 +29,7 @@ struct RefusedRefreshTests {
             case "oauth2": configuration = .oauth2(tokenEndpoint: "/o/token/", clientID: "cli", clientSecret: "s3cret-s3cret")
             case "json": configuration = .json(JSONTokenRefresh(path: "/api/token/refresh/", refreshTokenField: "refresh",
                                                                 accessTokenKey: "access", refreshTokenKey: "refresh"))
-            default: configuration = RepositoryService.Configuration()
+            default: configuration = .appAPI
             }
             if rule == "the app's" { configuration.refreshFailureRule = .appAPI }
             return configuration
@@ -61,7 +62,7 @@ struct RefusedRefreshTests {
     /// Stored credentials whose access token expired a second ago: every call refreshes first.
     private func expiredSession(at now: Date) -> Credentials {
         Credentials(accessToken: "access-1", refreshToken: "refresh-1", accessTokenExpiresAt: now.addingTimeInterval(-1),
-                    memberID: "kim", accessTokenIssuedAt: now.addingTimeInterval(-900))
+                    accountID: "kim", accessTokenIssuedAt: now.addingTimeInterval(-900))
     }
 
     private func call(_ service: RepositoryService) async throws {
@@ -127,7 +128,7 @@ struct RefusedRefreshTests {
         let (server, _) = try server(refreshPath: "/v1/auth/refresh", status: 401,
                                      body: #"{"error":{"code":"invalid_refresh_token","message":"unknown"}}"#)
         let store = InMemoryTokenStore(credentials: expiredSession(at: clock.now))
-        let service = RepositoryService(server: server, tokenStore: store, configuration: .init(now: { clock.now }))
+        let service = RepositoryService(server: server, tokenStore: store, configuration: .init(now: { clock.now }, refresher: .appAPI, revoker: .appAPI))
         let error = await #expect(throws: SessionError.self) { try await call(service) }
         #expect(error?.reason == .refreshTokenRejected(.invalidRefreshToken))
     }

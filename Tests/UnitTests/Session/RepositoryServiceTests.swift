@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Synchronization
 import Testing
 import TokenStore
@@ -19,7 +20,7 @@ struct RepositoryServiceTests {
         let clock = clock
         return RepositoryService(
             server: fake.server, tokenStore: store,
-            configuration: .init(refreshWindow: window, now: { clock.now })
+            configuration: .init(refreshWindow: window, now: { clock.now }, refresher: .appAPI, revoker: .appAPI)
         )
     }
 
@@ -178,7 +179,7 @@ struct RepositoryServiceTests {
         _ = try await service.members.fetchMe()
         #expect(try await store.load()?.refreshToken != credentials.refreshToken)
         let received = await collect(events, count: 1)
-        #expect(received == [.refreshed(memberID: FakeAppServer.memberID)])
+        #expect(received == [.refreshed(accountID: FakeAppServer.memberID)])
     }
 
     @Test("a sign-out while a refresh is in flight leaves the store empty and revokes the tokens that refresh got, not the ones the server retired")
@@ -219,7 +220,7 @@ struct RepositoryServiceTests {
 
         let member = try await signIn.value
         await #expect(throws: SessionError.self) { try await call.value }
-        #expect(try await store.load()?.memberID == member.id.uuidString)
+        #expect(try await store.load()?.accountID == member.id.uuidString)
         #expect(member.id.uuidString == FakeAppServer.otherMemberID)
     }
 

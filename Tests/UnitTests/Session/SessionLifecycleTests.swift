@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Testing
 import TokenStore
 
@@ -16,7 +17,7 @@ struct SessionLifecycleTests {
 
     func makeService(store: any TokenStore) -> RepositoryService {
         let clock = clock
-        return RepositoryService(server: fake.server, tokenStore: store, configuration: .init(now: { clock.now }))
+        return RepositoryService(server: fake.server, tokenStore: store, configuration: .init(now: { clock.now }, refresher: .appAPI, revoker: .appAPI))
     }
 
     @Test("signing in saves credentials that expire by the server's expiresIn, and sends signedIn")
@@ -27,7 +28,7 @@ struct SessionLifecycleTests {
         let member = try await service.signIn(email: "kim@example.com", password: "password1")
 
         let stored = try #require(try await store.load())
-        #expect(stored.memberID == member.id.uuidString)
+        #expect(stored.accountID == member.id.uuidString)
         #expect(stored.accessTokenExpiresAt == clock.now.addingTimeInterval(900))
         #expect(try await service.isSignedIn())
         var iterator = events.makeAsyncIterator()
@@ -113,7 +114,7 @@ struct SessionLifecycleTests {
             return Tokens(accessToken: AccessToken("renewed"), refreshToken: "legacy-refresh-2", expiresIn: 60, expiresAt: Date())
         }
         let store = InMemoryTokenStore(credentials: Credentials(accessToken: "old", refreshToken: "legacy-refresh",
-                                                                accessTokenExpiresAt: nil, memberID: FakeAppServer.memberID))
+                                                                accessTokenExpiresAt: nil, accountID: FakeAppServer.memberID))
         let service = RepositoryService(server: legacy, tokenStore: store,
                                         configuration: .init(refresher: refresher, refreshFailureRule: .rejecting(status: 400, codes: nil)))
         let member = try await service.members.fetchMe()

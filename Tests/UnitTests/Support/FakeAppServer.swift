@@ -2,6 +2,7 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import NetworkService
+import SessionEngine
 import Synchronization
 import TokenStore
 
@@ -57,7 +58,7 @@ final class FakeAppServer: Sendable {
     /// A service on this server whose clock is the fake's.
     func service(store: any TokenStore) -> RepositoryService {
         let clock = clock
-        return RepositoryService(server: server, tokenStore: store, configuration: .init(now: { clock.now }))
+        return RepositoryService(server: server, tokenStore: store, configuration: .init(now: { clock.now }, refresher: .appAPI, revoker: .appAPI))
     }
 
     var refreshRequests: Int { state.withLock { $0.refreshRequests } }
@@ -83,7 +84,7 @@ final class FakeAppServer: Sendable {
     func issueCredentials(memberID: String = FakeAppServer.memberID, expiresIn: TimeInterval = 900) -> Credentials {
         let (access, refresh) = state.withLock { issue(&$0, memberID: memberID, lifetime: expiresIn) }
         return Credentials(accessToken: access, refreshToken: refresh,
-                           accessTokenExpiresAt: clock.now.addingTimeInterval(expiresIn), memberID: memberID)
+                           accessTokenExpiresAt: clock.now.addingTimeInterval(expiresIn), accountID: memberID)
     }
 
     private func issue(_ state: inout State, memberID: String, lifetime: TimeInterval? = nil) -> (String, String) {

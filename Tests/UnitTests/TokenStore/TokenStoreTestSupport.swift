@@ -27,19 +27,19 @@ enum TokenStoreTesting {
             accessToken: "secret-access-\(label)-\(unique)",
             refreshToken: "secret-refresh-\(label)-\(unique)",
             accessTokenExpiresAt: expires,
-            memberID: "member-\(label)"
+            accountID: "member-\(label)"
         )
     }
 
     /// The credentials the probe writes for `count`.
     static func probeCredentials(count: Int) -> Credentials {
-        Credentials(accessToken: "access-\(count)", refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, memberID: "\(count)")
+        Credentials(accessToken: "access-\(count)", refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, accountID: "\(count)")
     }
 
     /// The count in probe-written credentials, checking that the file holds one whole save.
     static func probeCount(_ credentials: Credentials?) throws -> Int {
         guard let credentials else { return 0 }
-        let count = try #require(Int(credentials.memberID))
+        let count = try #require(Int(credentials.accountID))
         #expect(credentials == probeCredentials(count: count), "a file mixing two saves")
         return count
     }

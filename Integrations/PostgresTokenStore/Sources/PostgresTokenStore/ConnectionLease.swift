@@ -29,7 +29,7 @@ enum ConnectionLease {
         probe: LoginProbe? = nil,
         _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let state = Locked(State.waiting)
+        let state = LockedValue(State.waiting)
         do {
             return try await withoutActuallyEscaping(body) { body in
                 try await withThrowingTaskGroup(of: Outcome<T>.self) { group in

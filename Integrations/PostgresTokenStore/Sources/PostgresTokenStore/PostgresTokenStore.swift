@@ -103,9 +103,9 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
     private let asideLocation: String
     /// What each row's seal is bound to (``RowBinding``).
     private let binding: String
-    private let migrated = Locked(false)
+    private let migrated = LockedValue(false)
     /// Tasks using this store wait here, in memory, before one of them polls PostgreSQL.
-    private let processLock = ProcessLock()
+    private let processLock = AsyncLock()
 
     /// Opens the store for `account` in the database at `url`, with credentials encrypted under `key`.
     ///
@@ -322,8 +322,8 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
     private func section<T: Sendable>(
         cancellable: Bool, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        if let hold = SectionHold.current(for: sectionKey) {
-            return try await body(hold.connection)
+        if let connection = ExclusiveSection.resource(for: sectionKey, as: PostgresConnection.self) {
+            return try await body(connection)
         }
         let processLock = self.processLock
         try await processLock.lock(cancellable: cancellable)
@@ -338,16 +338,15 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
                 throw DatabaseErrors.map(error, location: location, doing: "checking the tables")
             }
             try await AdvisoryLock.acquire(key, on: connection, timeout: timeout, cancellable: cancellable, location: location)
-            let hold = SectionHold(key: sectionKey, connection: connection)
+            // Nested sections of this task tree find the connection and run on it directly.
             let result: Result<T, any Error>
             do {
-                result = .success(try await SectionHold.$holds.withValue(SectionHold.holds + [hold]) {
+                result = .success(try await ExclusiveSection.holding(key: sectionKey, resource: connection) {
                     try await body(connection)
                 })
             } catch {
                 result = .failure(error)
             }
-            hold.end()
             await AdvisoryLock.release(key, on: connection)
             return try result.get()
         }
@@ -359,8 +358,8 @@ public final class PostgresTokenStore: TokenStore, CustomStringConvertible {
         _ what: String, migrating: Bool = true, _ body: @Sendable (PostgresConnection) async throws -> T
     ) async throws(TokenStoreError) -> T {
         do {
-            if let hold = SectionHold.current(for: sectionKey) {
-                return try await body(hold.connection)
+            if let connection = ExclusiveSection.resource(for: sectionKey, as: PostgresConnection.self) {
+                return try await body(connection)
             }
             return try await ConnectionLease.with(client, timeout: options.connectionTimeout, location: location, probe: loginProbe) { connection in
                 if migrating { try await self.migrateIfNeeded(on: connection) }

@@ -1,4 +1,5 @@
 import PostgresNIO
+import TokenStore
 
 /// Runs one statement on a connection and never waits on a connection that closed.
 ///
@@ -18,7 +19,7 @@ enum Statement {
     ) async throws -> T {
         guard !connection.isClosed else { throw ConnectionClosed() }
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
-        let resumed = Locked(false)
+        let resumed = LockedValue(false)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             @Sendable func finish(_ result: Result<T, any Error>) {
                 let first = resumed.withLock { done in

@@ -84,7 +84,7 @@ struct ExclusiveAccessTests {
             try await waiter.save(TestDatabase.credentials("waiter"))
         }
         #expect(clock.now - start < .seconds(5), "the waiter got in only when the holder's section ended")
-        #expect(try await waiter.load()?.memberID == "member-waiter")
+        #expect(try await waiter.load()?.accountID == "member-waiter")
 
         goOn.continuation.yield()
         do {
@@ -93,7 +93,7 @@ struct ExclusiveAccessTests {
         } catch let error as TokenStoreError {
             #expect(error.kind == .unavailable)
         }
-        #expect(try await holder.load()?.memberID == "member-waiter", "a new connection works")
+        #expect(try await holder.load()?.accountID == "member-waiter", "a new connection works")
         await holder.shutdown()
         await waiter.shutdown()
     }

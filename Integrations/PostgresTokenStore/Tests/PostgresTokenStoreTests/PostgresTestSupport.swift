@@ -41,7 +41,7 @@ enum TestDatabase {
         let unique = UUID().uuidString
         return Credentials(
             accessToken: "secret-access-\(label)-\(unique)", refreshToken: "secret-refresh-\(label)-\(unique)",
-            accessTokenExpiresAt: Date(timeIntervalSinceReferenceDate: 806_839_200.5), memberID: "member-\(label)"
+            accessTokenExpiresAt: Date(timeIntervalSinceReferenceDate: 806_839_200.5), accountID: "member-\(label)"
         )
     }
 

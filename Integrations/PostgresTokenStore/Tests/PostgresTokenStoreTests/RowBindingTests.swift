@@ -21,7 +21,7 @@ struct RowBindingTests {
         let copied = try await TestDatabase.rowBytes(table: table, account: "kim")
         do {
             let loaded = try await kim.load()
-            Issue.record("kim's store loaded lee's row: member \(loaded?.memberID ?? "nil")")
+            Issue.record("kim's store loaded lee's row: member \(loaded?.accountID ?? "nil")")
         } catch {
             #expect(error.kind == .decryptionFailed, "\(error)")
             #expect(error.reason.contains("copied here from another place"), "\(error)")

@@ -65,7 +65,7 @@ struct RowTests {
                     try await store.migrate()
                     try await store.save(TestDatabase.credentials("\(index)"))
                     try await store.migrate()
-                    #expect(try await store.load()?.memberID == "member-\(index)")
+                    #expect(try await store.load()?.accountID == "member-\(index)")
                     await store.shutdown()
                 }
             }

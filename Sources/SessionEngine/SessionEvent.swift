@@ -1,6 +1,6 @@
 public import NetworkService
 
-/// Something that happened to the session, as ``RepositoryService/events()`` reports it.
+/// Something that happened to the session, as ``SessionService/events()`` reports it.
 ///
 /// ```swift
 /// for await event in service.events() {
@@ -12,20 +12,24 @@ public import NetworkService
 /// }
 /// ```
 public enum SessionEvent: Sendable, Equatable {
-    /// A session started through this service (sign-in, sign-up, ``RepositoryService/startSession(tokens:accountID:)``),
-    /// for the account with this id (the app's member id).
+    /// A session started through this service (sign-in, sign-up, ``SessionService/startSession(tokens:accountID:)``),
+    /// for the account with this id.
     case signedIn(accountID: String)
-    /// The tokens were refreshed and saved; the account stays signed in.
-    case refreshed(memberID: String)
+    /// The tokens were refreshed and saved; the account with this id stays signed in.
+    case refreshed(accountID: String)
     /// The session ended, and why.
     case signedOut(SignOutReason)
+
+    /// The tokens were refreshed and saved.
+    @available(*, deprecated, renamed: "refreshed(accountID:)")
+    public static func refreshed(memberID: String) -> SessionEvent { .refreshed(accountID: memberID) }
 }
 
 /// Why a session ended.
 public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
-    /// The member signed out.
+    /// The user signed out.
     case userSignedOut
-    /// The member deleted their account.
+    /// The user deleted their account.
     case accountDeleted
     /// The server refused the refresh token (for example `invalid_refresh_token`, or
     /// `refresh_token_reused` after another device used a stolen or stale copy).
@@ -38,8 +42,12 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
     case refreshRefused(status: Int, code: ServerErrorCode?)
     /// Another process sharing the token store signed out (the store was found empty).
     case endedElsewhere
-    /// Another process sharing the token store signed in as a different member.
-    case replacedByAnotherMember
+    /// Another process sharing the token store signed in as a different account.
+    case replacedByAnotherAccount
+
+    /// Another process sharing the token store signed in as a different account.
+    @available(*, deprecated, renamed: "replacedByAnotherAccount")
+    public static var replacedByAnotherMember: SignOutReason { .replacedByAnotherAccount }
 
     /// For example `the server rejected the refresh token (refresh_token_reused)`.
     public var description: String {
@@ -51,7 +59,7 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
         case let .refreshRefused(status, code):
             "the server refused the refresh request (HTTP \(status)" + (code.map { " \($0)" } ?? "") + ")"
         case .endedElsewhere: "signed out by another program sharing the token store"
-        case .replacedByAnotherMember: "another member signed in through another program sharing the token store"
+        case .replacedByAnotherAccount: "another account signed in through another program sharing the token store"
         }
     }
 }

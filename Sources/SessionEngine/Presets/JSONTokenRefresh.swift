@@ -1,7 +1,7 @@
 import Foundation
 public import NetworkService
 
-/// The sign-in and refresh calls of a JSON server that is neither the app's nor OAuth 2.0:
+/// The sign-in and refresh calls of a JSON server that does not speak OAuth 2.0:
 /// each one POST of a JSON object (the fields you name for the sign-in, the refresh token in
 /// a field for the refresh), tokens read from the reply by field names (a dotted name reaches
 /// into nested objects).
@@ -14,7 +14,7 @@ public import NetworkService
 /// ```swift
 /// let jwt = JSONTokenRefresh(path: "/api/token/refresh/", signInPath: "/api/token/", refreshTokenField: "refresh",
 ///                            accessTokenKey: "access", refreshTokenKey: "refresh", expiresInKey: nil)
-/// let service = RepositoryService(server: server, tokenStore: store, configuration: .json(jwt))
+/// let service = SessionService(server: server, tokenStore: store, configuration: .json(jwt))
 /// let tokens = try await jwt.signIn(["username": username, "password": password], server: server)
 /// try await service.startSession(tokens: tokens, accountID: username)
 /// ```
@@ -22,7 +22,7 @@ public struct JSONTokenRefresh: Sendable {
     /// The refresh endpoint's path.
     public var path: EndpointPath
     /// The sign-in endpoint's path, for ``signIn(_:server:)``; `nil` when the session starts
-    /// elsewhere (hand its tokens to ``RepositoryService/startSession(tokens:accountID:)``).
+    /// elsewhere (hand its tokens to ``SessionService/startSession(tokens:accountID:)``).
     public var signInPath: EndpointPath?
     /// The request body's field that carries the refresh token.
     public var refreshTokenField: String
@@ -102,7 +102,7 @@ public struct JSONTokenRefresh: Sendable {
                       expiresIn: expiresInKey.flatMap { reply[$0]?.number })
     }
 
-    /// The refresher for ``RepositoryService/Configuration/refresher``.
+    /// The refresher for ``SessionService/Configuration/refresher``.
     public var refresher: TokenRefresher {
         TokenRefresher(failureRule: failureRule) { [self] credentials, server in
             try await refresh(refreshToken: credentials.refreshToken, server: server)
@@ -110,7 +110,7 @@ public struct JSONTokenRefresh: Sendable {
     }
 }
 
-extension RepositoryService.Configuration {
+extension SessionService.Configuration {
     /// A JSON server described by `refresh` (its refresh call and rule; sign in with
     /// ``JSONTokenRefresh/signIn(_:server:)``); sign-out is local only unless you pass a `revoker`.
     public static func json(_ refresh: JSONTokenRefresh, revoker: SessionRevoker = .localOnly) -> Self {

@@ -3,19 +3,19 @@ public import NetworkService
 
 /// An OAuth 2.0 client (RFC 6749) of one authorization server: its token endpoint, its
 /// revocation endpoint (RFC 7009) and how the client authenticates. It signs in with the
-/// password grant and gives ``RepositoryService`` the matching preset:
+/// password grant and gives ``SessionService`` the matching preset:
 ///
 /// ```swift
 /// let server = try Server(baseURL: "https://auth.example.com")
 /// let oauth = OAuth2Client(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
 ///                          clientID: "cli", clientSecret: secret)
-/// let service = RepositoryService(server: server, tokenStore: store, configuration: .oauth2(oauth))
+/// let service = SessionService(server: server, tokenStore: store, configuration: .oauth2(oauth))
 /// let tokens = try await oauth.passwordGrant(username: "kim", password: password, server: server)
 /// try await service.startSession(tokens: tokens, accountID: "kim")
 /// ```
 ///
 /// Any other grant (an authorization code exchanged elsewhere, a device flow) ends the same
-/// way: hand its ``Tokens`` to ``RepositoryService/startSession(tokens:accountID:)``.
+/// way: hand its ``Tokens`` to ``SessionService/startSession(tokens:accountID:)``.
 public struct OAuth2Client: Sendable {
     /// How the client authenticates at the token and revocation endpoints (RFC 6749 §2.3.1).
     public enum ClientAuthentication: Sendable, Hashable {
@@ -148,7 +148,7 @@ extension OAuth2Client: CustomStringConvertible, CustomReflectable {
     }
 }
 
-extension RepositoryService.Configuration {
+extension SessionService.Configuration {
     /// An OAuth 2.0 server (RFC 6749): refresh with `grant_type=refresh_token` at the client's
     /// token endpoint, end the session on `invalid_grant` (400 or 401), revoke at sign-out
     /// (RFC 7009) when the client has a revocation endpoint.

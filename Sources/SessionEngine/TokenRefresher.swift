@@ -1,12 +1,12 @@
 public import NetworkService
 public import TokenStore
 
-/// The refresh call a ``RepositoryService`` makes, and how to tell when the server rejected
+/// The refresh call a ``SessionService`` makes, and how to tell when the server rejected
 /// the refresh token (which ends the session) from a failure that may pass.
 ///
-/// Presets cover common servers: ``TokenRefresher/appAPI`` (this app's `POST /v1/auth/refresh`),
-/// ``OAuth2Client/refresher`` (RFC 6749 §6) and ``JSONTokenRefresh/refresher`` (a JSON endpoint
-/// with field names of your choice). For anything else, write the call:
+/// Presets cover common servers: ``OAuth2Client/refresher`` (RFC 6749 §6) and
+/// ``JSONTokenRefresh/refresher`` (a JSON endpoint with field names of your choice). For
+/// anything else, write the call:
 ///
 /// ```swift
 /// let refresher = TokenRefresher(failureRule: .rejecting(statuses: [401], codes: nil)) { credentials, server in
@@ -18,7 +18,7 @@ public struct TokenRefresher: Sendable {
     /// Performs the refresh.
     public let refresh: @Sendable (_ credentials: Credentials, _ server: Server) async throws -> Tokens
     /// Which failures of ``refresh`` mean the server rejected the refresh token. A
-    /// ``RepositoryService/Configuration/refreshFailureRule`` set in the configuration takes precedence.
+    /// ``SessionService/Configuration/refreshFailureRule`` set in the configuration takes precedence.
     public let failureRule: RefreshFailureRule
 
     /// Creates a refresher from a function.

@@ -1,11 +1,11 @@
 public import NetworkService
 public import TokenStore
 
-/// How ``RepositoryService/signOut()`` ends the session on the server. The local sign-out
+/// How ``SessionService/signOut()`` ends the session on the server. The local sign-out
 /// (clearing the store) always happens first, whatever the server says.
 ///
-/// Presets: ``SessionRevoker/appAPI`` (`POST /v1/auth/sign-out`), ``OAuth2Client/revoker``
-/// (RFC 7009 token revocation), ``SessionRevoker/localOnly`` (a server with nothing to tell).
+/// Presets: ``OAuth2Client/revoker`` (RFC 7009 token revocation), ``SessionRevoker/localOnly``
+/// (a server with nothing to tell; the default).
 ///
 /// ```swift
 /// let revoker = SessionRevoker { credentials, server in

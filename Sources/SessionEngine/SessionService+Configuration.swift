@@ -1,14 +1,14 @@
 public import Foundation
 public import NetworkService
 
-extension RepositoryService {
-    /// How a ``RepositoryService`` keeps its session alive. The defaults fit the app's own
-    /// server (``appAPI``); for another server, start from a preset that sets the refresh
-    /// call, which refresh failures end the session, how errors are read and how a session
-    /// is revoked, all together:
+extension SessionService {
+    /// How a ``SessionService`` keeps its session alive. There is no default server: start
+    /// from a preset that sets the refresh call, which refresh failures end the session, how
+    /// errors are read and how a session is revoked, all together (``oauth2(_:)``,
+    /// ``json(_:revoker:)``), or pass your own ``TokenRefresher``:
     ///
     /// ```swift
-    /// var configuration = RepositoryService.Configuration.oauth2(tokenEndpoint: "/o/token/", clientID: "cli")
+    /// var configuration = SessionService.Configuration.oauth2(tokenEndpoint: "/o/token/", clientID: "cli")
     /// configuration.refreshLeeway = 120
     /// configuration.now = { testClock.now }      // tests move time instead of sleeping
     /// ```
@@ -26,28 +26,30 @@ extension RepositoryService {
         public var refreshWindow: RefreshWindow
         /// The clock for expiry decisions. Default: the system clock.
         public var now: @Sendable () -> Date
-        /// The refresh call. Default: the app's `POST /v1/auth/refresh` (``TokenRefresher/appAPI``).
+        /// The refresh call. Required: a refresher of your own or a preset's.
         public var refresher: TokenRefresher
         /// Which refresh failures end the session; `nil` (the default) uses the refresher's
         /// own ``TokenRefresher/failureRule``, so a refresher of your own never pairs with
         /// another server's rule.
         public var refreshFailureRule: RefreshFailureRule?
-        /// How sign-out ends the session on the server. Default: the app's `POST /v1/auth/sign-out`.
+        /// How sign-out ends the session on the server. Default ``SessionRevoker/localOnly``
+        /// (nothing is sent; the store is cleared all the same).
         public var revoker: SessionRevoker
         /// How the API's error responses are read; `nil` (the default) keeps the server's
         /// own ``Server/errorFormat``.
         public var errorFormat: ServerErrorFormat?
 
-        /// Creates a configuration; every argument has the app server's default.
+        /// Creates a configuration for the server `refresher` refreshes at; every other
+        /// argument has the default described on its property.
         public init(
             refreshLeeway: TimeInterval = 60,
             refreshTiming: RefreshTiming = RefreshTiming(),
             authenticationFailurePolicy: AuthenticationFailurePolicy = .default,
             refreshWindow: RefreshWindow = RefreshWindow(),
             now: @escaping @Sendable () -> Date = { Date() },
-            refresher: TokenRefresher = .appAPI,
+            refresher: TokenRefresher,
             refreshFailureRule: RefreshFailureRule? = nil,
-            revoker: SessionRevoker = .appAPI,
+            revoker: SessionRevoker = .localOnly,
             errorFormat: ServerErrorFormat? = nil
         ) {
             self.refreshLeeway = refreshLeeway

@@ -1,55 +1,17 @@
 import TokenStore
 
-// A session the server ended whose credentials the store could not remove (a database that is
-// down): without a memory of it, every later call would load the dead credentials again,
-// present the rejected refresh token to the server again, send `signedOut` again and fail
-// with the store's error again. The service remembers them (by fingerprint, in memory) and
-// instead tries the removal again on each call, with ``SessionError/Kind/sessionEndedCredentialsNotRemoved``
-// until it succeeds.
-
-/// Stored credentials of a session that ended here, which the store could not remove yet:
-/// whose they are, a fingerprint of their refresh token (never the token), and why the
-/// session ended.
-struct EndedCredentials: Sendable, Equatable {
-    let memberID: String
-    let refreshTokenFingerprint: Int
-    let reason: SignOutReason
-
-    /// Salts the fingerprint, on top of `Hasher`'s own per-process seed, so that it means
-    /// nothing outside this process even when deterministic hashing is switched on.
-    private static let salt = UInt64.random(in: .min ... .max)
-
-    init(_ credentials: Credentials, reason: SignOutReason) {
-        memberID = credentials.memberID
-        refreshTokenFingerprint = Self.fingerprint(credentials.refreshToken)
-        self.reason = reason
-    }
-
-    /// Whether `credentials` are these (the same member and refresh token).
-    func matches(_ credentials: Credentials) -> Bool {
-        credentials.memberID == memberID && Self.fingerprint(credentials.refreshToken) == refreshTokenFingerprint
-    }
-
-    private static func fingerprint(_ token: String) -> Int {
-        var hasher = Hasher()
-        hasher.combine(salt)
-        hasher.combine(token)
-        return hasher.finalize()
-    }
-}
-
-extension RepositoryService {
+extension SessionService {
     /// The ended session `credentials` belong to, if they are the stored credentials of a
     /// session that ended here and could not be removed.
     func endedSession(of credentials: Credentials) -> EndedCredentials? {
-        endedCredentials.withLock { $0 }.flatMap { $0.matches(credentials) ? $0 : nil }
+        state.withLock { $0.endedSession(of: credentials) }
     }
 
     /// Remembers `stored` as the credentials of a session that ended for `reason` but that the
     /// store could not remove (`storeError`), and returns the error that says so.
     func rememberEndedSession(_ stored: Credentials, reason: SignOutReason,
                               storeError: TokenStoreError) -> SessionError {
-        endedCredentials.withLock { $0 = EndedCredentials(stored, reason: reason) }
+        state.withLock { $0.rememberEnded(EndedCredentials(stored, reason: reason)) }
         return SessionError(.sessionEndedCredentialsNotRemoved, reason: reason, underlying: storeError)
     }
 
@@ -68,7 +30,7 @@ extension RepositoryService {
     /// Forgets `ended` once the store no longer holds its credentials (unless another ended
     /// session has replaced it in memory meanwhile).
     func forgetEndedSession(_ ended: EndedCredentials) {
-        endedCredentials.withLock { if $0 == ended { $0 = nil } }
+        state.withLock { $0.forgetEnded(ended) }
     }
 
     /// `loaded`, unless they are the credentials of a session that ended here and could not be
@@ -93,6 +55,41 @@ extension RepositoryService {
             // The exclusive section or the re-read failed: the credentials stay, and so does
             // the memory of them.
             throw SessionError(.sessionEndedCredentialsNotRemoved, reason: ended.reason, underlying: error)
+        }
+    }
+}
+
+extension SessionService {
+    /// Ends the session of `accountID` for `reason`, decided outside the engine (the server
+    /// deleted the account, say): a refresh in flight writes nothing, the store is cleared if
+    /// it still holds that account's credentials (another program may have signed in as
+    /// someone else meanwhile: that session is kept), and `signedOut(reason)` is sent in every
+    /// case, since the session is over whatever the store does.
+    ///
+    /// ```swift
+    /// let accountID = try await service.signedInAccountID()
+    /// try await service.request { server, token in try await server.send(DeleteMe(), accessToken: token) }
+    /// try await service.endSession(reason: .accountDeleted, ifStoredAccountIs: accountID)
+    /// ```
+    ///
+    /// - Throws: ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` when the store holds
+    ///   the account's credentials and cannot remove them (a database that is down: they are
+    ///   never used again, and later calls retry the removal), or the
+    ///   ``/TokenStore/TokenStoreError`` of a store that cannot be locked or read.
+    public func endSession(reason: SignOutReason, ifStoredAccountIs accountID: String) async throws {
+        startNewGeneration()
+        defer { broadcaster.send(.signedOut(reason)) }
+        let kept: (credentials: Credentials, error: TokenStoreError)? = try await tokenStore.withExclusiveAccess { [tokenStore] in
+            guard let stored = try await tokenStore.load(), stored.accountID == accountID else { return nil }
+            do {
+                try await tokenStore.clear()
+                return nil
+            } catch let error as TokenStoreError {
+                return (stored, error)
+            }
+        }
+        if let kept {
+            throw rememberEndedSession(kept.credentials, reason: reason, storeError: kept.error)
         }
     }
 }

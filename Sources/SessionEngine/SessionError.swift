@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Why ``RepositoryService`` could not supply a working access token.
+/// Why ``SessionService`` could not supply a working access token.
 ///
 /// Errors from the API call itself (a 404, a 403, a dropped connection) reach the caller as
 /// the handler threw them, usually a `NetworkError`; a `SessionError` is about the session.
@@ -15,7 +15,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// No credentials are stored: sign in first.
         public static let notSignedIn = Kind(rawValue: "notSignedIn")
         /// The session ended while the call waited (the server refused the refresh token,
-        /// or the member signed out); see ``SessionError/reason``. Sign in again.
+        /// or the user signed out); see ``SessionError/reason``. Sign in again.
         public static let sessionEnded = Kind(rawValue: "sessionEnded")
         /// The session is over (the server rejected the refresh token; see
         /// ``SessionError/reason``), but its credentials could not be removed from the token
@@ -25,12 +25,12 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         ///
         /// The service remembers, in memory, that those stored credentials are dead: no later
         /// call presents them to the server and no second `signedOut` event is sent. Each
-        /// call (and ``RepositoryService/signOut()``) tries the removal again and throws this
+        /// call (and ``SessionService/signOut()``) tries the removal again and throws this
         /// error until it succeeds; from then on calls throw ``notSignedIn``. Credentials the
         /// store holds later that are not those (another program signed in) are used as usual.
         /// Not ``SessionError/isTransient``: trying again cannot bring the session back.
         public static let sessionEndedCredentialsNotRemoved = Kind(rawValue: "sessionEndedCredentialsNotRemoved")
-        /// Another member signed in while the call waited; the call was not retried with
+        /// Another account signed in while the call waited; the call was not retried with
         /// their token.
         public static let sessionChanged = Kind(rawValue: "sessionChanged")
         /// Refreshing failed for a reason that may pass (no connection, timeout, 5xx, a
@@ -43,7 +43,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// A session could not be started: no account id was given and the access token does
         /// not name one (it is not a JWT, or a JWT without a `sub` claim), or the id given was
         /// empty. ``SessionError/detail`` says which (for a JWT, with the names of its claims);
-        /// pass `accountID:` to ``RepositoryService/startSession(tokens:accountID:)``.
+        /// pass `accountID:` to ``SessionService/startSession(tokens:accountID:)``.
         public static let accountUnknown = Kind(rawValue: "accountUnknown")
 
         /// The raw value.
@@ -82,7 +82,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case .sessionEndedCredentialsNotRemoved:
             return "the session ended (\(reason?.description ?? "signed out")), but its credentials could not be "
                 + "removed from the token store yet; this service will not use them again" + (underlying.map { ": \($0)" } ?? "")
-        case .sessionChanged: return "another member signed in while the call was waiting"
+        case .sessionChanged: return "another account signed in while the call was waiting"
         case .refreshFailed:
             return "refreshing the session failed; the credentials were kept, try again later"
                 + (underlying.map { ": \($0)" } ?? "")

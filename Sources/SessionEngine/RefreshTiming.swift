@@ -1,6 +1,6 @@
 public import Foundation
 
-/// When a ``RepositoryService`` refreshes an access token ahead of its expiry: by a margin
+/// When a ``SessionService`` refreshes an access token ahead of its expiry: by a margin
 /// that fits the time a refresh actually takes and the token's lifetime, so that a session
 /// makes close to the minimum number of refreshes (one per lifetime) while no call presents
 /// an expired token.
@@ -8,7 +8,7 @@ public import Foundation
 /// The margin is the time a refresh takes here (measured, smoothed) times
 /// ``refreshDurationMultiple``, at least ``minimumMargin``, and at most
 /// ``maximumShareOfLifetime`` of the token's lifetime and the configuration's
-/// ``RepositoryService/Configuration/refreshLeeway``:
+/// ``SessionService/Configuration/refreshLeeway``:
 ///
 /// | access token lifetime | refresh takes | margin | refreshes ÷ minimum |
 /// |---|---|---|---|
@@ -20,7 +20,7 @@ public import Foundation
 /// was sent, so the time the answer took is already on the safe side.
 ///
 /// ```swift
-/// var configuration = RepositoryService.Configuration()
+/// var configuration = SessionService.Configuration.oauth2(tokenEndpoint: "/o/token/", clientID: "cli")
 /// configuration.refreshTiming.minimumMargin = 2      // a slow, far-away server
 /// ```
 public struct RefreshTiming: Sendable, Equatable {
@@ -49,7 +49,7 @@ public struct RefreshTiming: Sendable, Equatable {
     /// - Parameters:
     ///   - lifetime: The token's lifetime, when known.
     ///   - refreshDuration: How long a refresh takes here (smoothed); `nil` before the first.
-    ///   - leeway: The largest margin (``RepositoryService/Configuration/refreshLeeway``).
+    ///   - leeway: The largest margin (``SessionService/Configuration/refreshLeeway``).
     public func margin(lifetime: TimeInterval?, refreshDuration: TimeInterval?, leeway: TimeInterval) -> TimeInterval {
         let wanted = max(minimumMargin, refreshDurationMultiple * (refreshDuration ?? assumedRefreshDuration))
         var margin = min(leeway, wanted)

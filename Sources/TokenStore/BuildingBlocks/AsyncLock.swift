@@ -3,23 +3,35 @@ import Foundation
 /// A first-in, first-out lock for async code: waiting suspends the task instead of
 /// blocking a thread. Not reentrant (``ExclusiveSection`` handles nesting).
 ///
+/// The in-process half of a store's exclusive section: tasks of this process wait here,
+/// suspended, before one of them takes the cross-process lock (a lock file, a database's
+/// advisory lock), so that only one task per process holds a connection or polls.
+///
+/// ```swift
+/// let processLock = AsyncLock()
+/// try await processLock.lock(cancellable: true)
+/// defer { processLock.unlock() }
+/// ```
+///
 /// `@unchecked Sendable` is safe here: the mutable state (`isLocked`, `waiters`, `nextID`)
 /// is private and only touched inside `mutex.withLock`; continuations are resumed after
 /// the mutex is released, exactly once each (a waiter is removed from `waiters` under the
 /// mutex by whoever resumes it, either `unlock()` or the cancellation handler).
-final class AsyncLock: @unchecked Sendable {
+public final class AsyncLock: @unchecked Sendable {
     private let mutex = NSLock()
     private var isLocked = false
     private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextID: UInt64 = 0
 
-    init() {}
+    /// Creates an unlocked lock.
+    public init() {}
 
-    /// Waits for the lock and takes it.
+    /// Waits for the lock and takes it; every `lock` must be paired with one ``unlock()``.
     /// - Parameter cancellable: When `true`, cancelling the waiting task stops the wait
     ///   with `CancellationError`; when `false`, the wait ignores cancellation (used by
     ///   `save` and `clear`, which must finish what they started).
-    func lock(cancellable: Bool) async throws {
+    /// - Throws: `CancellationError` only, and only when `cancellable`.
+    public func lock(cancellable: Bool) async throws {
         let id = mutex.withLock {
             nextID += 1
             return nextID
@@ -53,7 +65,7 @@ final class AsyncLock: @unchecked Sendable {
     }
 
     /// Releases the lock, handing it straight to the longest waiter if there is one.
-    func unlock() {
+    public func unlock() {
         let next = mutex.withLock { () -> CheckedContinuation<Void, any Error>? in
             if waiters.isEmpty {
                 isLocked = false

@@ -1,0 +1,20 @@
+public import Foundation
+
+// An app that shows `error.localizedDescription` shows the SDK's own message, not Foundation's
+// "The operation couldn't be completed". The descriptions are redacted already: no token, no
+// password, no secret header.
+
+extension NetworkError: LocalizedError {
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension TransportError: LocalizedError {
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension InvalidServerURLError: LocalizedError {
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
+}

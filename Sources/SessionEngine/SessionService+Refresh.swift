@@ -1,0 +1,201 @@
+import Foundation
+import NetworkService
+import TokenStore
+
+// Refreshing: single flight in the process, the store's exclusive section across processes,
+// the store re-read first, the window's admission, the refresher's failures classified, and
+// the rotated credentials saved before they are used (rules 3 to 7, docs/DESIGN.md §3).
+
+extension SessionService {
+    /// New credentials to replace `failed`: from the refresh in flight, from the store when
+    /// another writer already replaced them, or from the server.
+    func refresh(after failed: Credentials) async throws -> Credentials {
+        do {
+            return try await sharedRefresh { [self] generation in
+                try await tokenStore.withExclusiveAccess {
+                    try await refreshInsideExclusiveSection(after: failed, generation: generation)
+                }
+            }
+        } catch is CancellationError where !Task.isCancelled {
+            // The shared refresh was cancelled by a sign-in or sign-out of this service,
+            // not by this caller: the session this call was made for is over.
+            throw SessionError(.sessionChanged)
+        }
+    }
+
+    /// Joins the refresh in flight, or starts `perform` (given the generation it starts in) as
+    /// the new one.
+    ///
+    /// The refresh runs in a task of its own, so one caller giving up cannot interrupt a
+    /// rotation half way, and it stays the one in flight until it finishes; a cancelled caller
+    /// stops waiting at once with `CancellationError`.
+    private func sharedRefresh(
+        _ perform: @escaping @Sendable (_ generation: Int) async throws -> Credentials
+    ) async throws -> Credentials {
+        let task = state.withLock { state in
+            state.joinOrStartRefresh { id, generation in
+                Task { [self] in
+                    defer { self.state.withLock { $0.refreshFinished(id) } }
+                    return try await perform(generation)
+                }
+            }
+        }
+        return try await Self.result(of: task)
+    }
+
+    /// The task's result, or `CancellationError` as soon as the waiting task is cancelled.
+    private static func result(of task: Task<Credentials, any Error>) async throws -> Credentials {
+        let waiter = LockedValue<CheckedContinuation<Credentials, any Error>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled {
+                    waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+                    return
+                }
+                Task {
+                    let result = await task.result
+                    waiter.withLock { $0.take() }?.resume(with: result)
+                }
+            }
+        } onCancel: {
+            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+        }
+    }
+
+    private func refreshInsideExclusiveSection(after failed: Credentials, generation: Int) async throws -> Credentials {
+        let fromStore = try await tokenStore.load()
+        let stored = try await credentialsToRefresh(fromStore, failed: failed, generation: generation)
+        let now = configuration.now()
+        let due = isDue(stored, at: now)
+        if stored.accessToken != failed.accessToken, !due {
+            // Another caller or program already replaced the failed token.
+            return stored
+        }
+        try state.withLock { try $0.admitRefresh(of: stored, due: due, at: now, window: configuration.refreshWindow) }
+        let requestedAt = configuration.now()
+        let tokens: Tokens
+        do {
+            tokens = try await configuration.refresher.refresh(stored, server)
+        } catch {
+            throw await refreshFailure(error, generation: generation, stored: fromStore ?? stored)
+        }
+        state.withLock { $0.noteRefreshDuration(configuration.now().timeIntervalSince(requestedAt)) }
+        let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt)
+        try await keep(renewed, replacing: fromStore, generation: generation)
+        return renewed
+    }
+
+    /// The credentials a refresh starts from, re-read inside the exclusive section: unsaved
+    /// rotated ones first while the store still holds what they replaced (the stored refresh
+    /// token is already retired), else the stored ones.
+    /// - Throws: for the credentials of a session that ended here, for an empty store (another
+    ///   program signed out) and for another account's credentials (another program signed in).
+    private func credentialsToRefresh(_ fromStore: Credentials?, failed: Credentials, generation: Int) async throws -> Credentials {
+        if let fromStore, let ended = endedSession(of: fromStore) {
+            // The server already rejected these (this call loaded them before that was known):
+            // never present them again; remove them, and end the call without a second event.
+            try await removeEndedCredentialsInsideExclusiveSection(ended)
+            throw SessionError(.sessionEnded, reason: ended.reason)
+        }
+        guard let stored = state.withLock({ $0.unsavedRenewal(over: fromStore, in: generation) }) ?? fromStore else {
+            throw sessionEndedElsewhere(.endedElsewhere, generation: generation)
+        }
+        guard stored.accountID == failed.accountID else {
+            throw sessionEndedElsewhere(.replacedByAnotherAccount, generation: generation)
+        }
+        return stored
+    }
+
+    /// The error for a refresh the server did not answer with tokens. The rule's reason, else
+    /// any 4xx but 408 and 429 (a refused request that repeating cannot change:
+    /// ``RefreshFailureRule/refusedRequest``), ends the session: the store is cleared and
+    /// `signedOut` sent, or, when the store cannot be cleared, the credentials are remembered as
+    /// dead. Anything else is transient. Nothing is written when a sign-in or sign-out here
+    /// moved on meanwhile.
+    private func refreshFailure(_ error: any Error, generation: Int, stored: Credentials) async -> SessionError {
+        let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
+            ?? RefreshFailureRule.refusedRequest.sessionEndingReason(error)
+        guard state.withLock({ $0.refreshFailed(in: generation, endsSession: reason != nil) }) else {
+            return SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
+        }
+        guard let reason else {
+            return SessionError(.refreshFailed, underlying: error)
+        }
+        broadcaster.send(.signedOut(reason))
+        do {
+            try await tokenStore.clear()
+        } catch let storeError {
+            // The session is over but the store keeps its credentials (a database that is
+            // down): remember them as dead, so that later calls neither present the rejected
+            // refresh token again nor send `signedOut` again.
+            return rememberEndedSession(stored, reason: reason, storeError: storeError)
+        }
+        return SessionError(.sessionEnded, reason: reason, underlying: error)
+    }
+
+    /// Saves `renewed` before anyone uses it, and sends `refreshed`. When a sign-in or sign-out
+    /// moved on while the server rotated, nothing is written, but the sign-out waiting for the
+    /// store must revoke these, not the retired ones. When the store cannot save them, they are
+    /// kept in memory for this process (losing them would end the session: the server already
+    /// retired the stored refresh token), the store's failure is thrown, and the next call saves
+    /// them again.
+    private func keep(_ renewed: Credentials, replacing fromStore: Credentials?, generation: Int) async throws {
+        let rotation = fromStore.map { UnsavedCredentials(replaced: $0, renewed: renewed, generation: generation) }
+        guard state.withLock({ $0.rotationArrived(rotation, in: generation) }) else {
+            throw SessionError(.sessionEnded, reason: .userSignedOut)
+        }
+        do {
+            try await tokenStore.save(renewed)
+        } catch {
+            if let rotation { state.withLock { $0.keepUnsaved(rotation) } }
+            throw error
+        }
+        state.withLock { $0.rotationSaved() }
+        broadcaster.send(.refreshed(accountID: renewed.accountID))
+    }
+
+    /// The error for a session that another process ended (or replaced) while this one
+    /// waited; subscribers hear of it once, unless this service already ended it itself.
+    private func sessionEndedElsewhere(_ reason: SignOutReason, generation: Int) -> SessionError {
+        guard state.withLock({ $0.endGeneration(from: generation) }) else {
+            return SessionError(.sessionEnded, reason: .userSignedOut)
+        }
+        broadcaster.send(.signedOut(reason))
+        return SessionError(reason == .replacedByAnotherAccount ? .sessionChanged : .sessionEnded, reason: reason)
+    }
+
+    /// Credentials from tokens the server just issued. The expiry is counted on this device's
+    /// clock from the lifetime the server gave (`expiresIn`), so a device whose clock is off
+    /// still refreshes on time; else from `expiresAt`; else from the access token's JWT
+    /// `exp` (its lifetime `exp − iat` when `iat` is there: a scheduling hint, never checked);
+    /// else the expiry is unknown and the token is refreshed when the server refuses it.
+    ///
+    /// The lifetime is counted from `requestedAt`, when the request that got the tokens was
+    /// sent (the server issued them later), so the expiry here is never later than the server's.
+    /// For a JWT whose `exp` and `iat` are whole seconds, the lifetime is a second shorter than
+    /// `exp − iat` (`UnverifiedJWT.lifetime`): the server may have issued the token up to a
+    /// second after the `iat` it wrote.
+    func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil) -> Credentials {
+        let now = requestedAt ?? configuration.now()
+        var lifetime: TimeInterval?
+        if let expiresIn = tokens.expiresIn {
+            lifetime = expiresIn
+        } else if let expiresAt = tokens.expiresAt {
+            lifetime = expiresAt.timeIntervalSince(now)
+        } else if let claims = UnverifiedJWT(tokens.accessToken.rawValue) {
+            lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(now)
+        }
+        guard let lifetime, lifetime.isFinite, lifetime > 0 else {
+            return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,
+                               accessTokenExpiresAt: nil, accountID: accountID, accessTokenIssuedAt: now)
+        }
+        return Credentials(
+            accessToken: tokens.accessToken.rawValue,
+            refreshToken: tokens.refreshToken,
+            accessTokenExpiresAt: now.addingTimeInterval(lifetime),
+            accountID: accountID,
+            accessTokenIssuedAt: now
+        )
+    }
+}

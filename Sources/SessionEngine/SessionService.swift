@@ -1,0 +1,172 @@
+import Foundation
+public import NetworkService
+public import TokenStore
+
+/// The session engine: it supplies the server and a working access token to every call,
+/// keeps the session in a ``TokenStore``, and refreshes it when needed, for any server
+/// described by its ``Configuration``.
+///
+/// ```swift
+/// let store = try await EncryptedFileTokenStore(fileURL: url, key: .passphrase(passphrase))
+/// let server = try Server(baseURL: "https://auth.example.com")
+/// let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: "cli")
+/// let service = SessionService(server: server, tokenStore: store, configuration: .oauth2(oauth))
+/// try await service.startSession(tokens: try await oauth.passwordGrant(username: "kim", password: password, server: server),
+///                                accountID: "kim")
+/// let me: Me = try await service.request { server, token in
+///     try await server.send(MeEndpoint(), accessToken: token)
+/// }
+/// ```
+///
+/// ``request(handler:)`` follows the <doc:SessionRules>: refresh ahead by a margin that fits,
+/// refresh and retry once on an authentication failure, one refresh at a time across tasks and
+/// processes (the store re-read first), the rotated tokens saved before they are used, a
+/// rejected refresh token ending the session, a refresh that a sign-in or sign-out overtook
+/// writing nothing, and a window that stops refresh loops.
+///
+/// The engine serves any server through its ``Configuration``, which names the refresh call:
+/// presets for OAuth 2.0 (``Configuration/oauth2(_:)``) and a JSON server described by field
+/// names (``Configuration/json(_:revoker:)``), or a ``TokenRefresher`` of your own.
+///
+/// There is no shared instance: make one service per account and server, and use it from
+/// any task or actor.
+public final class SessionService: Sendable {
+    /// Where the API lives.
+    public let server: Server
+    /// Where the session's credentials are kept.
+    public let tokenStore: any TokenStore
+    /// How the session is kept alive.
+    public let configuration: Configuration
+
+    /// The engine's whole mutable state: one value behind one lock, changed only by the
+    /// named transitions of ``SessionState`` (docs/DESIGN.md §3).
+    let state = LockedValue(SessionState())
+    let broadcaster = SessionEventBroadcaster()
+
+    /// Creates a service. Nothing is read or sent until the first call.
+    /// - Parameters:
+    ///   - server: Where the API lives; ``Configuration/errorFormat``, when set, replaces its error format.
+    ///   - tokenStore: Where the session's credentials are kept.
+    ///   - configuration: How the session is kept alive: the refresh call and the rest.
+    public init(server: Server, tokenStore: any TokenStore, configuration: Configuration) {
+        var server = server
+        if let errorFormat = configuration.errorFormat { server.errorFormat = errorFormat }
+        self.server = server
+        self.tokenStore = tokenStore
+        self.configuration = configuration
+    }
+
+    /// A stream of this service's session events from now on. Each call makes a new
+    /// subscriber; drop the stream (or cancel the task iterating it) to unsubscribe.
+    public func events() -> AsyncStream<SessionEvent> {
+        broadcaster.subscribe()
+    }
+
+    /// Calls `handler` with the server and a working access token, refreshing and retrying
+    /// as described above.
+    ///
+    /// - Throws: ``SessionError`` when no working token can be had (for a session the server
+    ///   ended whose credentials the store could not remove yet,
+    ///   ``SessionError/Kind/sessionEndedCredentialsNotRemoved``, with the store's error as
+    ///   ``SessionError/underlying``); ``TokenStoreError`` when the store cannot be read;
+    ///   otherwise whatever `handler` throws (a `NetworkError`).
+    public func request<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
+        guard var credentials = try await currentCredentials() else {
+            throw SessionError(.notSignedIn)
+        }
+        var refreshed = false
+        if isDue(credentials, at: configuration.now()) {
+            do {
+                credentials = try await refresh(after: credentials)
+                refreshed = true
+            } catch let error as SessionError where error.kind == .refreshFailed || error.kind == .refreshLimitExceeded {
+                // Refreshing ahead failed for a reason that may pass, but the token has not
+                // expired yet: use it; a 401 later refreshes again.
+                guard let expiresAt = credentials.accessTokenExpiresAt, expiresAt > configuration.now() else { throw error }
+            } catch let error as TokenStoreError where error.isTransient || error.kind == .lockFailed {
+                // The same when the store's exclusive section could not be had for a moment (a
+                // database restarting, another holder past the lock timeout).
+                guard let expiresAt = credentials.accessTokenExpiresAt, expiresAt > configuration.now() else { throw error }
+            }
+        }
+        do {
+            return try await call(handler, with: credentials)
+        } catch let error as NetworkError where !refreshed && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
+            do {
+                credentials = try await refresh(after: credentials)
+            } catch let limit as SessionError where limit.kind == .refreshLimitExceeded
+                        && error.statusCode == 403 && !error.isAuthenticationFailure {
+                // A bare 403 (counted only because the policy opts in) on a token that was not
+                // due, again and again: a permission refusal far more likely than a loop of
+                // expired tokens; the caller gets the server's answer.
+                throw error
+            }
+            return try await call(handler, with: credentials)
+        }
+    }
+
+    /// Calls `handler` with the access token in `credentials` and notes whether the server accepted it.
+    private func call<T>(_ handler: (Server, AccessToken) async throws -> T, with credentials: Credentials) async throws -> T {
+        do {
+            let result = try await handler(server, AccessToken(credentials.accessToken))
+            noteAccepted(credentials.accessToken)
+            return result
+        } catch let error as NetworkError where [403, 404, 409, 422].contains(error.statusCode ?? 0)
+                    && error.serverErrorCode != nil
+                    && !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
+            // A contract error such as 404 or 403 from the API itself got past authentication;
+            // a gateway's 5xx, a 429 or a bare 404 says nothing about the token, and a 403 that
+            // counts as an authentication failure (`invalid_token`, or opted in) refused it.
+            noteAccepted(credentials.accessToken)
+            throw error
+        }
+    }
+
+    /// Whether `credentials` should be refreshed before a call at `now`: the access token
+    /// expires within the margin of ``Configuration/refreshTiming`` (or already has).
+    func isDue(_ credentials: Credentials, at now: Date) -> Bool {
+        var lifetime: TimeInterval?
+        if let expiresAt = credentials.accessTokenExpiresAt, let issuedAt = credentials.accessTokenIssuedAt {
+            lifetime = expiresAt.timeIntervalSince(issuedAt)
+        }
+        let margin = configuration.refreshTiming.margin(
+            lifetime: lifetime, refreshDuration: state.withLock { $0.refreshDuration }, leeway: configuration.refreshLeeway)
+        return credentials.accessTokenExpires(within: margin, of: now)
+    }
+
+    private func noteAccepted(_ token: String) {
+        state.withLock { $0.noteAccepted(token) }
+    }
+
+    /// The stored credentials, or the rotated ones the store could not save yet (which are
+    /// then saved again: once the store takes them, it is the truth again). Never those of a
+    /// session that ended here: those are removed (or the call fails saying they could not be).
+    private func currentCredentials() async throws -> Credentials? {
+        guard let entry = state.withLock({ $0.unsaved }) else {
+            return try await removingEndedCredentials(try await tokenStore.load())
+        }
+        do {
+            try await tokenStore.withExclusiveAccess { [tokenStore] in
+                // Saved only over what they replaced: if the store moved on (another program
+                // signed out, in, or refreshed), its session wins and these are dropped.
+                guard try await tokenStore.load()?.refreshToken == entry.replaced.refreshToken else { return }
+                try await tokenStore.save(entry.renewed)
+            }
+        } catch {
+            // Still not saved: keep working with them; the failure was reported.
+            if state.withLock({ $0.unsaved }) == entry { return entry.renewed }
+        }
+        state.withLock { $0.forgetUnsaved(entry) }
+        return try await removingEndedCredentials(try await tokenStore.load())
+    }
+
+    /// Starts a new session generation (sign-in, sign-out, account deletion): the refresh in
+    /// flight is cancelled and writes nothing, unsaved credentials are forgotten. Returns those
+    /// (a sign-out revokes them).
+    @discardableResult
+    func startNewGeneration() -> UnsavedCredentials? {
+        let (refresh, unsaved) = state.withLock { $0.startNewGeneration() }
+        refresh?.cancel()
+        return unsaved
+    }
+}
