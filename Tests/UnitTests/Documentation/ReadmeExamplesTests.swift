@@ -1,0 +1,157 @@
+// README.md's ```swift blocks, each copied exactly into this file (the first test checks that
+// they still are): this file compiling is the README's examples compiling, and the tests below
+// run them against the fake servers of the unit tests. Change the README and this file together.
+
+import AppRepository
+import Foundation
+import NetworkService
+import TokenStore
+
+/// Signs in, calls the API twice and signs out. In between, the service keeps the session in
+/// `store`: it refreshes the access token before it expires (and after a 401, retrying once),
+/// saves rotated tokens before using them, and takes turns with other processes on the store.
+func greet(server: Server, store: some TokenStore) async throws -> String {
+    let service = RepositoryService(server: server, tokenStore: store)
+    try await service.signIn(email: "kim@example.com", password: "secret123")
+    let me = try await service.members.fetchMe()                 // a repository call
+    let again = try await service.request { server, token in     // any static API call
+        try await MemberAPI.fetchMe(server: server, accessToken: token)
+    }
+    try await service.signOut()                   // on the server too, and locally even offline
+    return "Hello, \(me.nickname) (\(again.id == me.id ? "same" : "another") member)"
+}
+
+func greetKim() async throws {
+    let server = try Server(baseURL: "https://api.example.com")   // a bad URL throws here
+    let store = FileTokenStore(fileURL: URL(fileURLWithPath: "/home/kim/.config/app/credentials.json"))
+    print(try await greet(server: server, store: store))
+}
+
+import NetworkService
+import SessionEngine
+import TokenStore
+
+struct User: Decodable, Sendable { let username: String }
+struct UserEndpoint: Endpoint { var method: HTTPMethod { .get }; var path: EndpointPath { "/api/me/" } }
+
+/// Signs in with the password grant, asks the server who is signed in, and signs out.
+func whoAmI(server: Server, store: some TokenStore, clientID: String, clientSecret: String,
+            username: String, password: String) async throws -> String {
+    let oauth = OAuth2Client(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
+                             clientID: clientID, clientSecret: clientSecret)
+    let service = SessionService(server: server, tokenStore: store, configuration: .oauth2(oauth))
+    let tokens = try await oauth.passwordGrant(username: username, password: password, server: server)
+    try await service.startSession(tokens: tokens, accountID: username)
+    let user: User = try await service.request { server, token in try await server.send(UserEndpoint(), accessToken: token) }
+    try await service.signOut()                   // revokes both tokens (RFC 7009), clears the store
+    return user.username
+}
+
+/// Stand-ins that let the README's install lines compile here as they are written (in a
+/// package manifest they are PackageDescription's); a test checks what they name.
+enum ManifestLine: Equatable {
+    case package(path: String)
+    case product(name: String, package: String)
+}
+
+/// The README's install lines.
+let readmeInstallLines: [ManifestLine] = [
+.package(path: "../AppSDK"),   // or the repository URL
+.product(name: "AppRepository", package: "AppSDK"),   // or "SessionEngine" for another server
+]
+
+import AppSDKTesting
+import Testing
+
+// MARK: The tests
+
+/// Issue #18, item 5: the README's examples compile (this file is them), still read as this file
+/// has them, and run as written; the README stays a short guide whose links all lead somewhere.
+@Suite("The README's examples")
+struct ReadmeExamplesTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The text of every ```swift block of `markdown`.
+    static func swiftBlocks(of markdown: String) -> [String] {
+        markdown.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+    }
+
+    @Test("every swift block of the README occurs verbatim in this test file, which compiles it")
+    func everyBlockIsCompiledHere() throws {
+        let blocks = Self.swiftBlocks(of: try Self.text("README.md"))
+        let thisFile = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        #expect(blocks.count == 3)
+        for block in blocks {
+            let compiledHere = thisFile.contains(block)
+            #expect(compiledHere, "README.md's block starting \"\(block.prefix(60))\" is not in ReadmeExamplesTests.swift")
+        }
+    }
+
+    @Test("the app example signs in, calls the API twice through the service and signs out on the server")
+    func appExampleRunsAsWritten() async throws {
+        let fake = try FakeAppServer(clock: TestClock())
+        let store = InMemoryTokenStore()
+
+        let greeting = try await greet(server: fake.server, store: store)
+
+        #expect(greeting == "Hello, kim (same member)")
+        #expect(fake.state.withLock { $0.apiRequests } == ["GET /v1/members/me", "GET /v1/members/me", "POST /v1/auth/sign-out"])
+        #expect(try await store.load() == nil)
+    }
+
+    @Test("the OAuth 2.0 example signs in with the password grant, fetches the user and revokes both tokens")
+    func oauthExampleRunsAsWritten() async throws {
+        let fake = try FakeOAuthServer(clock: TestClock())
+        let store = InMemoryTokenStore()
+
+        let username = try await whoAmI(server: fake.server, store: store, clientID: FakeOAuthServer.clientID,
+                                        clientSecret: FakeOAuthServer.clientSecret, username: "kim", password: "correct horse")
+
+        #expect(username == "kim")
+        #expect(fake.requests.map { "\($0.method.rawValue) \($0.target)" } == ["POST /o/token/", "GET /api/me/", "POST /o/revoke_token/", "POST /o/revoke_token/"])
+        #expect(fake.state.withLock { $0.revokedTokens } == ["refresh_token", "access_token"])
+        #expect(try await store.load() == nil)
+    }
+
+    @Test("the install lines name this package and products it has")
+    func installLinesNameRealProducts() throws {
+        let manifest = try Self.text("Package.swift")
+        #expect(manifest.contains("name: \"AppSDK\""))
+        #expect(readmeInstallLines.contains(.package(path: "../AppSDK")))
+        for case let .product(name, package) in readmeInstallLines {
+            #expect(package == "AppSDK")
+            #expect(manifest.contains(".library(name: \"\(name)\""), "Package.swift has no product \(name)")
+        }
+    }
+
+    @Test("the README is at most 150 lines and shows the unit test command on its first screen")
+    func readmeIsShort() throws {
+        let lines = try Self.text("README.md").components(separatedBy: "\n")
+        #expect(lines.count <= 150)
+        #expect(lines.prefix(25).contains { $0.contains("swift test --filter UnitTests") })
+    }
+
+    @Test("every relative link of the README and of docs/ leads to a file or folder that exists")
+    func relativeLinksResolve() throws {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path)
+        let pages = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.map { "docs/\($0)" }
+        var checked = 0
+        for page in pages {
+            let folder = Self.root.appendingPathComponent(page).deletingLastPathComponent()
+            for link in try Self.text(page).components(separatedBy: "](").dropFirst().compactMap({ $0.split(separator: ")").first }) {
+                let target = String(link.split(separator: "#").first ?? "")
+                guard !target.isEmpty, !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                checked += 1
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(target).standardized.path),
+                        "\(page) links to \(target), which does not exist")
+                #expect(!target.contains("../shared"), "\(page) links to \(target)")
+            }
+        }
+        #expect(checked > 10)
+    }
+}
