@@ -21,7 +21,7 @@ public struct MeEndpoint: Endpoint {
     public let path: EndpointPath
 }
 
-/// An adopter of the SDK against an OAuth 2.0 server, written exactly as the README's
+/// An adopter of the SDK against an OAuth 2.0 server, written exactly as docs/OTHER-SERVERS.md's
 /// "Using the SDK with your own server" example: the conformance tests and their probe
 /// processes run this code path, so the example is what is tested.
 public struct OAuthAdopter: Sendable {
@@ -33,8 +33,8 @@ public struct OAuthAdopter: Sendable {
     public let service: SessionService
 
     /// Opens the encrypted store at `storeURL` (key file `keyURL`) and makes the service,
-    /// as the README does; `authenticationFailurePolicy`, when given, replaces the preset's (the
-    /// README's opt-in for a server that answers 403 for an expired token).
+    /// as docs/OTHER-SERVERS.md does; `authenticationFailurePolicy`, when given, replaces the preset's (the
+    /// opt-in of docs/OTHER-SERVERS.md for a server that answers 403 for an expired token).
     public init(baseURL: String, clientID: String, clientSecret: String, storeURL: URL, keyURL: URL,
                 authenticationFailurePolicy: AuthenticationFailurePolicy? = nil) async throws {
         let server = try Server(baseURL: baseURL)
@@ -51,14 +51,14 @@ public struct OAuthAdopter: Sendable {
         (self.server, self.oauth, self.service) = (server, oauth, service)
     }
 
-    /// Signs in with the password grant and keeps the session, as the README does.
+    /// Signs in with the password grant and keeps the session, as docs/OTHER-SERVERS.md does.
     public func signIn(username: String, password: String) async throws {
         let tokens = try await oauth.passwordGrant(username: username, password: password, server: server)
         try await service.startSession(tokens: tokens, accountID: username)
     }
 
     /// Calls the protected resource (`/api/me/` unless told otherwise) through the service, as
-    /// the README does.
+    /// docs/OTHER-SERVERS.md does.
     public func me(at path: EndpointPath = "/api/me/") async throws -> Me {
         let me: Me = try await service.request { server, token in try await server.send(MeEndpoint(path: path), accessToken: token) }
         return me

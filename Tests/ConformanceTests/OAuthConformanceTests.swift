@@ -7,7 +7,7 @@ import TokenStore
 
 /// The SDK's OAuth 2.0 preset against a real third-party server (django-oauth-toolkit,
 /// 5-second access tokens, rotating refresh tokens with reuse protection), through the
-/// README's code (``OAuthAdopter``). Serialized: the tests read the server's counters.
+/// code of docs/OTHER-SERVERS.md (``OAuthAdopter``). Serialized: the tests read the server's counters.
 @Suite("OAuth 2.0 conformance (django-oauth-toolkit)", .serialized, .oauthServer)
 struct OAuthConformanceTests {
     let folder: URL

@@ -1,6 +1,6 @@
 // A front end of an OAuth 2.0 server in its own process, for the conformance tests: it
 // opens the encrypted store that the test process and other probes share, and calls the
-// protected resource through the SDK's OAuth 2.0 preset (the README's code, through
+// protected resource through the SDK's OAuth 2.0 preset (the code of docs/OTHER-SERVERS.md, through
 // OAuthAdopter) for a while.
 //
 // usage: OAuthProbe <server-url> <client-id> <store-path> <key-file> <seconds> <pause-ms>

@@ -6,9 +6,9 @@ import SessionEngine
 import Testing
 import TokenStore
 
-// MARK: The README's example, as written
+// MARK: The example of docs/OTHER-SERVERS.md, as written
 
-// README.md, "Using the SDK with your own server" → "A JSON server that is neither": the code
+// docs/OTHER-SERVERS.md, "A JSON server that is neither": the code
 // from here to the end of this mark is that example, copied exactly. Change both together.
 
 struct Profile: Decodable, Sendable { let username: String }
@@ -34,10 +34,10 @@ func signInAndFetchProfile(baseURL: String, storeURL: URL, keyURL: URL,
 
 // MARK: The tests
 
-/// Issue #19, items 1 and 5: the README's JSON example runs as written against a server of
+/// Issue #19, items 1 and 5: the JSON example of docs/OTHER-SERVERS.md runs as written against a server of
 /// that shape; the JSON preset signs in without an endpoint written by hand; a session started
 /// without an account id says what was missing; Django REST framework's errors carry their code.
-@Suite("A JSON server (djangorestframework-simplejwt) through the README's example")
+@Suite("A JSON server (djangorestframework-simplejwt) through the example of docs/OTHER-SERVERS.md")
 struct JSONServerExampleTests {
     let folder: URL
 
@@ -46,7 +46,7 @@ struct JSONServerExampleTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    @Test("the README's example signs in, keeps the session under the username and fetches the profile from a loopback server")
+    @Test("the example of docs/OTHER-SERVERS.md signs in, keeps the session under the username and fetches the profile from a loopback server")
     func readmeExampleRunsAsWritten() async throws {
         let fake = FakeSimpleJWTServer()
         let http = try LoopbackHTTPServer { fake.reply(to: $0) }
