@@ -36,7 +36,7 @@ extension SessionService {
         /// (nothing is sent; the store is cleared all the same).
         public var revoker: SessionRevoker
         /// How the API's error responses are read; `nil` (the default) keeps the server's
-        /// own ``Server/errorFormat``.
+        /// own ``/NetworkService/Server/errorFormat``.
         public var errorFormat: ServerErrorFormat?
 
         /// Creates a configuration for the server `refresher` refreshes at; every other

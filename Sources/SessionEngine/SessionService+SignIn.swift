@@ -22,7 +22,7 @@ extension SessionService {
     /// - Returns: The account id the session was stored under.
     /// - Throws: ``SessionError`` (``SessionError/Kind/accountUnknown``, whose message says
     ///   what was missing: an opaque token, a JWT without `sub`, an empty id) when there is no
-    ///   account id; nothing is stored then. ``TokenStoreError`` when the store cannot save.
+    ///   account id; nothing is stored then. ``/TokenStore/TokenStoreError`` when the store cannot save.
     @discardableResult
     public func startSession(tokens: Tokens, accountID: String? = nil) async throws -> String {
         let accountID = try Self.accountID(accountID, of: tokens)
@@ -60,7 +60,7 @@ extension SessionService {
     /// Whether credentials are stored (a session restored from the store counts). Those of a
     /// session the server ended here, which the store could not remove yet
     /// (``SessionError/Kind/sessionEndedCredentialsNotRemoved``), do not count.
-    /// Throws ``TokenStoreError`` when the store cannot be read.
+    /// Throws ``/TokenStore/TokenStoreError`` when the store cannot be read.
     public func isSignedIn() async throws -> Bool {
         try await liveStoredCredentials() != nil
     }

@@ -26,7 +26,7 @@ extension SessionService {
     /// - Returns: whether there was a session, whether the server confirmed the sign-out, and
     ///   whether the local copy could not be removed (``SignOutResult/localError``: a
     ///   read-only folder, a database that is down, say; the server was told all the same).
-    /// - Throws: ``TokenStoreError`` when the store cannot be read (a wrong passphrase, a
+    /// - Throws: ``/TokenStore/TokenStoreError`` when the store cannot be read (a wrong passphrase, a
     ///   modified file, a database that is down); the store is then left as it was, since its
     ///   session could not be ended on the server. Call `tokenStore.clear()` to discard it
     ///   anyway (the file is moved aside, not deleted).

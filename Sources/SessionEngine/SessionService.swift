@@ -3,7 +3,7 @@ public import NetworkService
 public import TokenStore
 
 /// The session engine: it supplies the server and a working access token to every call,
-/// keeps the session in a ``TokenStore``, and refreshes it when needed, for any server
+/// keeps the session in a ``/TokenStore/TokenStore``, and refreshes it when needed, for any server
 /// described by its ``Configuration``.
 ///
 /// ```swift
@@ -68,7 +68,7 @@ public final class SessionService: Sendable {
     /// - Throws: ``SessionError`` when no working token can be had (for a session the server
     ///   ended whose credentials the store could not remove yet,
     ///   ``SessionError/Kind/sessionEndedCredentialsNotRemoved``, with the store's error as
-    ///   ``SessionError/underlying``); ``TokenStoreError`` when the store cannot be read;
+    ///   ``SessionError/underlying``); ``/TokenStore/TokenStoreError`` when the store cannot be read;
     ///   otherwise whatever `handler` throws (a `NetworkError`).
     public func request<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
         guard var credentials = try await currentCredentials() else {

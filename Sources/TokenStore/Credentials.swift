@@ -60,7 +60,7 @@ public struct Credentials: Sendable, Equatable, Codable {
     /// When the token's lifetime is known, the leeway is capped at half of it, so a fixed
     /// leeway longer than a short lifetime (60 s for 30-second tokens) does not make every call
     /// refresh. The session engine passes a margin already fitted to the lifetime (at most a
-    /// tenth of it, ``/SessionEngine/RefreshTiming``), below that cap; the cap protects callers
+    /// tenth of it, `RefreshTiming` in SessionEngine), below that cap; the cap protects callers
     /// that pass a fixed leeway. Credentials without an expiry are never considered expiring.
     public func accessTokenExpires(within leeway: TimeInterval, of now: Date) -> Bool {
         guard let accessTokenExpiresAt else { return false }

@@ -27,8 +27,8 @@ extension SessionRevoker {
 }
 
 extension SessionService.Configuration {
-    /// The app's own server: ``/SessionEngine/TokenRefresher/appAPI``,
-    /// ``/SessionEngine/RefreshFailureRule/appAPI``, ``/SessionEngine/SessionRevoker/appAPI``
+    /// The app's own server: `TokenRefresher.appAPI`,
+    /// `RefreshFailureRule.appAPI`, `SessionRevoker.appAPI`
     /// and the server's standard error format; every other setting at its default.
     public static var appAPI: Self { Self(refresher: .appAPI, revoker: .appAPI) }
 }

@@ -4,7 +4,7 @@ public import SessionEngine
 /// Signing up, in and out, and refreshing tokens: `/v1/auth`.
 ///
 /// These are the plain calls; ``RepositoryService`` wraps them to keep the session in a
-/// ``TokenStore`` and send session events. Use them directly in scripts and tests:
+/// `TokenStore` and send session events. Use them directly in scripts and tests:
 ///
 /// ```swift
 /// let session = try await AuthAPI.signIn(email: "kim@example.com", password: "secret123", server: server)

@@ -41,7 +41,7 @@ extension RepositoryService {
     /// `signedOut(.accountDeleted)` once the server deleted it, whatever the store does then.
     ///
     /// - Throws: what the request throws (the account was not deleted); after the deletion,
-    ///   ``SessionError/Kind/sessionEndedCredentialsNotRemoved`` when the store holds the
+    ///   `SessionError.Kind.sessionEndedCredentialsNotRemoved` when the store holds the
     ///   account's credentials and cannot remove them (a database that is down: they are never
     ///   used again, and later calls retry the removal), or the ``/TokenStore/TokenStoreError``
     ///   of a store that cannot be locked or read.

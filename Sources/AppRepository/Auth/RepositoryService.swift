@@ -3,9 +3,9 @@ public import SessionEngine
 public import TokenStore
 
 /// The app's face of the session engine: a ``/SessionEngine/SessionService`` for the app's own
-/// server, with the app's sign-in helpers (``/SessionEngine/SessionService/signIn(email:password:)``,
-/// ``/SessionEngine/SessionService/signUp(email:password:nickname:)``, …),
-/// ``/SessionEngine/SessionService/deleteAccount()`` and the repositories
+/// server, with the app's sign-in helpers (`SessionService/signIn(email:password:)`,
+/// `SessionService/signUp(email:password:nickname:)`, …),
+/// `SessionService/deleteAccount()` and the repositories
 /// (`service.posts`, `service.members`, …) on top of
 /// ``/SessionEngine/SessionService/request(handler:)``.
 ///
@@ -25,7 +25,7 @@ public import TokenStore
 public typealias RepositoryService = SessionService
 
 extension SessionService {
-    /// Creates a service for the app's own server (``/SessionEngine/SessionService/Configuration/appAPI``).
+    /// Creates a service for the app's own server (`SessionService.Configuration.appAPI`).
     /// Nothing is read or sent until the first call.
     /// - Parameters:
     ///   - server: Where the app's API lives.

@@ -62,7 +62,7 @@ public struct JSONTokenRefresh: Sendable {
     /// ```swift
     /// let tokens = try await jwt.signIn(["username": "kim", "password": password], server: server)
     /// ```
-    /// - Throws: ``NetworkError``: `.invalidRequest` (nothing sent) without a ``signInPath``;
+    /// - Throws: ``/NetworkService/NetworkError``: `.invalidRequest` (nothing sent) without a ``signInPath``;
     ///   `.httpStatus` when the server refuses (a wrong password is 401 or 400, depending on the
     ///   server); `.decoding` when the reply has no access token or no refresh token.
     public func signIn(_ fields: [String: String], server: Server) async throws(NetworkError) -> Tokens {
@@ -77,7 +77,7 @@ public struct JSONTokenRefresh: Sendable {
     }
 
     /// Sends the refresh call and reads the tokens from the reply.
-    /// - Throws: ``NetworkError``; `.decoding` when the reply has no access token at ``accessTokenKey``.
+    /// - Throws: ``/NetworkService/NetworkError``; `.decoding` when the reply has no access token at ``accessTokenKey``.
     public func refresh(refreshToken: String, server: Server) async throws(NetworkError) -> Tokens {
         var fields = extraFields
         fields[refreshTokenField] = refreshToken

@@ -62,7 +62,7 @@ public struct OAuth2Client: Sendable {
     // MARK: Grants
 
     /// The resource owner password credentials grant (RFC 6749 §4.3).
-    /// - Throws: ``NetworkError``; a wrong password is 400 `invalid_grant`.
+    /// - Throws: ``/NetworkService/NetworkError``; a wrong password is 400 `invalid_grant`.
     public func passwordGrant(username: String, password: String, scope: String? = nil,
                               server: Server) async throws(NetworkError) -> Tokens {
         var fields = [(name: "grant_type", value: "password"), ("username", username), ("password", password)]
@@ -73,7 +73,7 @@ public struct OAuth2Client: Sendable {
 
     /// Trades a refresh token for new tokens (RFC 6749 §6). When the server does not rotate
     /// the refresh token (no `refresh_token` in the reply), the old one is kept.
-    /// - Throws: ``NetworkError``; a rejected refresh token is 400 (or 401) `invalid_grant`.
+    /// - Throws: ``/NetworkService/NetworkError``; a rejected refresh token is 400 (or 401) `invalid_grant`.
     public func refresh(refreshToken: String, server: Server) async throws(NetworkError) -> Tokens {
         var fields = [(name: "grant_type", value: "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { fields.append(("scope", scope)) }
@@ -86,7 +86,7 @@ public struct OAuth2Client: Sendable {
     ///   - token: The access or refresh token.
     ///   - hint: `"refresh_token"` or `"access_token"`.
     ///   - server: The authorization server.
-    /// - Throws: ``NetworkError``; ``NetworkError/Kind/invalidRequest`` when there is no revocation endpoint.
+    /// - Throws: ``/NetworkService/NetworkError``; ``/NetworkService/NetworkError/Kind/invalidRequest`` when there is no revocation endpoint.
     public func revoke(token: String, hint: String, server: Server) async throws(NetworkError) {
         guard let revocationEndpoint else {
             throw NetworkError(kind: .invalidRequest, method: .post, path: tokenEndpoint.rendered,
