@@ -18,11 +18,8 @@ public import TokenStore
 /// }
 /// ```
 ///
-/// ``request(handler:)`` follows the <doc:SessionRules>: refresh ahead by a margin that fits,
-/// refresh and retry once on an authentication failure, one refresh at a time across tasks and
-/// processes (the store re-read first), the rotated tokens saved before they are used, a
-/// rejected refresh token ending the session, a refresh that a sign-in or sign-out overtook
-/// writing nothing, and a window that stops refresh loops.
+/// ``request(handler:)`` follows the <doc:SessionRules>, which say when tokens are refreshed,
+/// by whom, and when a session ends.
 ///
 /// The engine serves any server through its ``Configuration``, which names the refresh call:
 /// presets for OAuth 2.0 (``Configuration/oauth2(_:)``) and a JSON server described by field

@@ -1,3 +1,4 @@
+import Foundation
 import AsyncHTTPClient
 import AsyncHTTPClientTransport
 import NetworkService
@@ -36,6 +37,12 @@ struct FailureClassificationTests {
         #expect(failure.kind == .other)
         #expect(failure.summary == "too many HTTP redirects (AsyncHTTPClient: Redirect limit reached)")
         #expect(AsyncHTTPClientFailure(HTTPClientError.redirectCycleDetected).kind == .other)
+    }
+
+    @Test("an app showing the failure's localized description shows the redacted summary")
+    func localizedDescription() {
+        let failure: any Error = AsyncHTTPClientFailure(HTTPClientError.redirectLimitReached)
+        #expect(failure.localizedDescription == "too many HTTP redirects (AsyncHTTPClient: Redirect limit reached)")
     }
 
     @Test("a body past AsyncHTTPClient's own collection limit is too large, as past the transport's")
