@@ -17,7 +17,7 @@ public struct ChildProcess {
     }
 
     /// A program that could not be found next to the test binary.
-    public struct NotFound: Error, CustomStringConvertible {
+    public struct NotFound: Error, CustomStringConvertible, LocalizedError {
         /// The program's name.
         public let name: String
         /// The paths that were tried.
@@ -28,6 +28,8 @@ public struct ChildProcess {
         public var description: String {
             "\(name) not found (\(hint)); searched: \(searched.joined(separator: ", "))"
         }
+        /// The same as ``description``.
+        public var errorDescription: String? { description }
     }
 
     /// The running process.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import NetworkService
 
 /// Where tests find their live server, from the environment:
@@ -58,9 +58,11 @@ public enum LiveServerEnvironment {
 
 /// A test could not be set up (a missing variable, a helper that failed); the test fails
 /// with this message rather than skipping.
-public struct TestSetupError: Error, CustomStringConvertible {
+public struct TestSetupError: Error, CustomStringConvertible, LocalizedError {
     /// What went wrong.
     public let description: String
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
 
     /// An error saying `description`.
     public init(_ description: String) { self.description = description }
