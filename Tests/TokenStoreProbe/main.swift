@@ -1,7 +1,7 @@
 // A small program the token-store tests start several times at once, to prove that the
 // file stores hold across processes and survive a writer killed mid-save.
 //
-//   TokenStoreProbe increment --store plain|encrypted --path FILE [KEY] [--rounds N]
+//   TokenStoreProbe increment --store plain|encrypted|keychain --path FILE [KEY] [--rounds N]
 //       N times: inside withExclusiveAccess, load, add one to the count, save.
 //   TokenStoreProbe save-loop --store plain|encrypted --path FILE [KEY]
 //       Loads the count, prints "ready", then saves count+1, count+2, … until killed.
@@ -12,6 +12,9 @@
 //
 //   KEY (encrypted only): --key-file FILE, or --passphrase-env VARIABLE with optional
 //   --ops N --mem BYTES (Argon2id cost; cheap values keep the tests fast).
+//
+//   keychain: a KeychainTokenStore whose keychain is the folder FILE/keychain (FileKeychain,
+//   shared by the processes) and whose App Group container is the folder FILE/container.
 //
 // The count lives in `accountID`; the tokens are "access-<count>" and "refresh-<count>", so
 // a reader can check that a file holds one consistent save. Exit codes: 0 done, 1 store
@@ -63,6 +66,10 @@ func openStore(_ arguments: Arguments) async throws -> any TokenStore {
     switch try arguments.required("store") {
     case "plain":
         return FileTokenStore(fileURL: url)
+    case "keychain":
+        return KeychainTokenStore(
+            service: "com.example.probe", groupContainer: .success(url.appendingPathComponent("container")),
+            keychain: try FileKeychain(folder: url.appendingPathComponent("keychain")))
     case "encrypted":
         #if EncryptedTokenStore
         if let keyFile = arguments.values["key-file"] {
