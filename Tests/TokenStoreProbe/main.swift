@@ -1,8 +1,9 @@
 // A small program the token-store tests start several times at once, to prove that the
 // file stores hold across processes and survive a writer killed mid-save.
 //
-//   TokenStoreProbe increment --store plain|encrypted|keychain --path FILE [KEY] [--rounds N]
-//       N times: inside withExclusiveAccess, load, add one to the count, save.
+//   TokenStoreProbe increment --store plain|encrypted|keychain --path FILE [KEY] [--rounds N] [--start-at MS]
+//       N times: inside withExclusiveAccess, load, add one to the count, save. With --start-at,
+//       waits until that time (milliseconds since 1970) first, so that processes overlap.
 //   TokenStoreProbe save-loop --store plain|encrypted --path FILE [KEY]
 //       Loads the count, prints "ready", then saves count+1, count+2, … until killed.
 //   TokenStoreProbe load --store plain|encrypted --path FILE [KEY]
@@ -111,6 +112,11 @@ func run() async throws {
     let store = try await openStore(arguments)
     switch arguments.command {
     case "increment":
+        if let start = arguments.values["start-at"] {
+            guard let milliseconds = Double(start), milliseconds.isFinite else { throw UsageError(description: "--start-at needs a number") }
+            let wait = min(max(milliseconds / 1000 - Date().timeIntervalSince1970, 0), 10)
+            try await Task.sleep(for: .seconds(wait))
+        }
         for _ in 0..<(try arguments.integer("rounds", default: 50)) {
             try await store.withExclusiveAccess {
                 let current = try count(in: try await store.load())
