@@ -3,7 +3,8 @@
 //
 //   TokenStoreProbe increment --store plain|encrypted|keychain --path FILE [KEY] [--rounds N] [--start-at MS]
 //       N times: inside withExclusiveAccess, load, add one to the count, save. With --start-at,
-//       waits until that time (milliseconds since 1970) first, so that processes overlap.
+//       waits until that time (milliseconds since 1970) first, so that processes overlap; with
+//       --pause-ms, pauses that long between rounds, outside the section, so that they alternate.
 //   TokenStoreProbe save-loop --store plain|encrypted --path FILE [KEY]
 //       Loads the count, prints "ready", then saves count+1, count+2, … until killed.
 //   TokenStoreProbe load --store plain|encrypted --path FILE [KEY]
@@ -117,11 +118,13 @@ func run() async throws {
             let wait = min(max(milliseconds / 1000 - Date().timeIntervalSince1970, 0), 10)
             try await Task.sleep(for: .seconds(wait))
         }
+        let pause = min(max(try arguments.integer("pause-ms", default: 0), 0), 1000)
         for _ in 0..<(try arguments.integer("rounds", default: 50)) {
             try await store.withExclusiveAccess {
                 let current = try count(in: try await store.load())
                 try await store.save(credentials(count: current + 1))
             }
+            if pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }
         }
     case "save-loop":
         var current = try count(in: try await store.load())
