@@ -10,7 +10,7 @@ extension KeychainTokenStore {
     /// section's caller gets what the work threw or, for a bare cancellation, the transient
     /// ``TokenStoreError/Kind/unavailable``.
     ///
-    /// On Apple platforms use ``expiringActivity(reason:)`` (apps and extensions alike), or wrap
+    /// On Apple platforms use `expiringActivity(reason:)` (apps and extensions alike), or wrap
     /// `UIApplication.beginBackgroundTask(withName:expirationHandler:)` yourself:
     ///
     /// ```swift

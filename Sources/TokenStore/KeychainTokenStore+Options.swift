@@ -38,7 +38,7 @@ extension KeychainTokenStore {
         /// ``TokenStoreError/Kind/lockFailed``; `nil` waits as long as it takes. Two minutes by default.
         public var lockTimeout: Duration?
         /// Keeps the process from being suspended while it holds the exclusive section (see
-        /// ``BackgroundActivity``); `nil` by default. Pass ``BackgroundActivity/expiringActivity(reason:)``
+        /// ``BackgroundActivity``); `nil` by default. Pass `.expiringActivity()` (Apple platforms)
         /// when an app and its extensions share the store through an App Group.
         public var backgroundActivity: BackgroundActivity?
 

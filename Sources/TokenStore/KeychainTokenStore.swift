@@ -33,8 +33,8 @@ public import Foundation
 ///   overwritten: ``save(_:)`` and ``clear()`` first keep it under the account
 ///   `<account>.unreadable-<UTC timestamp>`.
 ///
-/// On platforms without the Security framework the store can only be made over another
-/// keychain (the tests' in-memory one).
+/// The initializer that uses the Keychain exists on Apple platforms only; elsewhere the type is
+/// compiled so that the SDK's tests run its logic over an in-memory keychain.
 public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
     /// The item's service (`kSecAttrService`), e.g. your bundle identifier.
     public let service: String
@@ -60,7 +60,7 @@ public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
     }
 
     /// Creates a store over `keychain`: the Security framework on Apple platforms, an
-    /// ``InMemoryKeychain`` in tests.
+    /// `InMemoryKeychain` in tests.
     /// - Parameters:
     ///   - groupContainer: The App Group's container (a folder in tests), or why there is none;
     ///     the lock file is `TokenStore/<service>-<account>.lock` in it.

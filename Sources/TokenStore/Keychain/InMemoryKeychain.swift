@@ -13,7 +13,7 @@
 ///   a query without a group searches every entitled group. The legacy file keychain of macOS
 ///   is a separate set of items without groups.
 ///
-/// Every ``copyData(of:)`` is counted in ``reads``, and ``failing(_:with:)`` makes an
+/// Every ``copyData(of:)`` is counted in ``reads``, and ``failing(_:with:times:)`` makes an
 /// operation answer any status.
 package final class InMemoryKeychain: KeychainItems {
     /// Whether the device is unlocked.
@@ -26,7 +26,7 @@ package final class InMemoryKeychain: KeychainItems {
         case unlocked
     }
 
-    /// An operation, for ``failing(_:with:)``.
+    /// An operation, for ``failing(_:with:times:)``.
     package enum Operation: Hashable, Sendable {
         case copy, add, update, delete
     }
