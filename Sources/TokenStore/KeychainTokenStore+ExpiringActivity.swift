@@ -1,5 +1,5 @@
 #if canImport(Darwin)
-public import Foundation
+import Foundation
 
 extension KeychainTokenStore.BackgroundActivity {
     /// `ProcessInfo.performExpiringActivity(withReason:using:)`, which works in an app and in its
