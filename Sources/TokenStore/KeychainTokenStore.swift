@@ -130,8 +130,7 @@ public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
         try await section.run { () throws(TokenStoreError) in
             _ = try moveItemAsideIfUnreadable()
             cache.withLock { $0 = nil }
-            try write(data)
-            let next = try marker.advance()
+            let next = try marker.change { () throws(TokenStoreError) in try write(data) }
             cache.withLock { $0 = next.map { Cached(marker: $0, credentials: credentials) } }
         }
     }
@@ -142,9 +141,10 @@ public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
         try await section.run { () throws(TokenStoreError) in
             _ = try moveItemAsideIfUnreadable()
             cache.withLock { $0 = nil }
-            let status = keychain.delete(item)
-            guard status == .success || status == .itemNotFound else { throw failure(status, "delete") }
-            let next = try marker.advance()
+            let next = try marker.change { () throws(TokenStoreError) in
+                let status = keychain.delete(item)
+                guard status == .success || status == .itemNotFound else { throw failure(status, "delete") }
+            }
             cache.withLock { $0 = next.map { Cached(marker: $0, credentials: nil) } }
         }
     }

@@ -42,24 +42,35 @@ struct KeychainChangeMarker: Sendable {
         }
     }
 
-    /// Replaces the marker with a new one and returns it; call it inside the exclusive section,
-    /// after changing the item.
-    func advance() throws(TokenStoreError) -> String? {
+    /// Makes `change` to the item, then replaces the marker with a new one and returns it
+    /// (`nil` when there is no marker); call it inside the exclusive section. The lock file is
+    /// opened before the change, so a lock file that cannot be written fails with nothing changed.
+    func change(_ change: () throws(TokenStoreError) -> Void) throws(TokenStoreError) -> String? {
         switch place {
         case .lockFile(let path):
-            let marker = Posix.randomHex(byteCount: 16)
             guard let fd = try Posix.openFile(path, O_WRONLY | O_CREAT, purpose: "to write the change marker") else { return nil }
             defer { close(fd) }
-            // Same length every time: written in place over the last marker.
-            try Posix.writeAll(fd, Array(marker.utf8), path: path)
+            try change()
+            let marker = Posix.randomHex(byteCount: 16)
+            do throws(TokenStoreError) {
+                // Same length every time: written in place over the last marker.
+                try Posix.writeAll(fd, Array(marker.utf8), path: path)
+            } catch {
+                var error = error
+                error.reason = "the item was changed, but the change marker could not be written, so other "
+                    + "processes may not see the change until the next save: " + error.reason
+                throw error
+            }
             _ = ftruncate(fd, off_t(marker.utf8.count))
             return marker
         case .process(let key):
+            try change()
             return "process-" + String(Self.counters.withLock { counters in
                 counters[key, default: 0] += 1
                 return counters[key, default: 0]
             })
         case .none:
+            try change()
             return nil
         }
     }
