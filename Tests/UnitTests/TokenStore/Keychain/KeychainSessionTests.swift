@@ -61,6 +61,27 @@ struct KeychainSessionTests {
         #expect(fake.refreshRequests == 1)
     }
 
+    @Test("when the background time is up before the refresh's section is entered, a still-valid token is used and an expired one fails transiently")
+    func timeUpBeforeTheRefreshSection() async throws {
+        let clock = TestClock()
+        let fake = try FakeAppServer(clock: clock)
+        let credentials = fake.issueCredentials(expiresIn: 30)
+        let recorded = RecordedActivity(expiresAtOnce: true)      // a process about to be suspended
+        let store = KeychainTokenStore(service: service, options: .init(backgroundActivity: recorded.activity), keychain: keychain)
+        try await store.save(credentials)
+        let session = fake.service(store: store)
+        clock.advance(by: 29.5)   // due for a refresh (within the margin), still valid
+        let sectionsBefore = recorded.begun
+        _ = try await session.members.fetchMe()
+        #expect(recorded.begun == sectionsBefore + 1, "the refresh ahead was tried")
+        #expect(fake.refreshRequests == 0)
+        clock.advance(by: 60)
+        let error = await #expect(throws: TokenStoreError.self) { _ = try await session.members.fetchMe() }
+        #expect(error?.kind == .unavailable)
+        #expect(fake.refreshRequests == 0)
+        #expect(try await store.load() == credentials)
+    }
+
     @Test("when the background time runs out mid-refresh, the refresh stops like one that got no answer: transient, session kept")
     func timeUpMidRefreshIsATransientRefreshFailure() async throws {
         let recorded = RecordedActivity()
