@@ -208,8 +208,11 @@ public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
         } catch where error.kind == .unreadable || error.kind == .unsupportedFormatVersion {
             let destination = try copyAside(data)
             cache.withLock { $0 = nil }
-            let deleted = keychain.delete(item)
-            guard deleted == .success || deleted == .itemNotFound else { throw failure(deleted, "delete") }
+            let next = try marker.change { () throws(TokenStoreError) in
+                let deleted = keychain.delete(item)
+                guard deleted == .success || deleted == .itemNotFound else { throw failure(deleted, "delete") }
+            }
+            cache.withLock { $0 = next.map { Cached(marker: $0, credentials: nil) } }
             return destination
         }
     }
