@@ -5,6 +5,8 @@
 /// - ``FileTokenStore``: a JSON file (0600 in a 0700 folder); readable by anyone who can read the file.
 /// - `EncryptedFileTokenStore`: the same file discipline, encrypted with libsodium
 ///   (XChaCha20-Poly1305) under a key from a passphrase, a key file or raw key bytes.
+/// - ``KeychainTokenStore``: the Keychain on Apple platforms; with an App Group, shared safely
+///   by an app and its extensions.
 ///
 /// Every store is safe to share between tasks, and the file stores between processes:
 /// ``withExclusiveAccess(_:)`` holds across processes, so a token refresh done inside it

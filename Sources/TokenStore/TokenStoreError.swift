@@ -52,7 +52,9 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         public static let invalidKey = Kind(rawValue: "invalidKey")
         /// The credentials cannot be stored as they are (for example, an expiry date that is not finite).
         public static let invalidCredentials = Kind(rawValue: "invalidCredentials")
-        /// The platform's secure storage (the Keychain) refused the operation.
+        /// The platform's secure storage (the Keychain) refused the operation, for a reason that
+        /// does not pass by itself (a missing entitlement, say; the reason gives the `OSStatus`).
+        /// A locked device is ``unavailable``.
         public static let keychain = Kind(rawValue: "keychain")
         /// The store can be read but refuses every write: a database in read-only mode (a hot
         /// standby, or `default_transaction_read_only` set for the database or the role). Nothing
@@ -61,8 +63,11 @@ public struct TokenStoreError: Error, Sendable, CustomStringConvertible {
         /// a writable one. (A read-only folder or file system is ``io``, with its `errno`.)
         public static let readOnly = Kind(rawValue: "readOnly")
         /// The store's backend could not be reached or dropped the connection (a database that is
-        /// down, restarting or out of connections). Nothing was changed by the failed call, and
-        /// the stored credentials are as they were: try again later. See ``isTransient``.
+        /// down, restarting or out of connections), or cannot be used for now: the Keychain of a
+        /// device that is locked or not yet unlocked since it started (a prewarmed launch,
+        /// `errSecInteractionNotAllowed`), or an exclusive section whose background time ran out.
+        /// Nothing was changed by the failed call, and the stored credentials are as they were:
+        /// try again later. See ``isTransient``.
         public static let unavailable = Kind(rawValue: "unavailable")
 
         /// The kind's name.

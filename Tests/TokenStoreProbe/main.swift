@@ -1,8 +1,10 @@
 // A small program the token-store tests start several times at once, to prove that the
 // file stores hold across processes and survive a writer killed mid-save.
 //
-//   TokenStoreProbe increment --store plain|encrypted --path FILE [KEY] [--rounds N]
-//       N times: inside withExclusiveAccess, load, add one to the count, save.
+//   TokenStoreProbe increment --store plain|encrypted|keychain --path FILE [KEY] [--rounds N] [--start-at MS]
+//       N times: inside withExclusiveAccess, load, add one to the count, save. With --start-at,
+//       waits until that time (milliseconds since 1970) first, so that processes overlap; with
+//       --pause-ms, pauses that long between rounds, outside the section, so that they alternate.
 //   TokenStoreProbe save-loop --store plain|encrypted --path FILE [KEY]
 //       Loads the count, prints "ready", then saves count+1, count+2, … until killed.
 //   TokenStoreProbe load --store plain|encrypted --path FILE [KEY]
@@ -12,6 +14,9 @@
 //
 //   KEY (encrypted only): --key-file FILE, or --passphrase-env VARIABLE with optional
 //   --ops N --mem BYTES (Argon2id cost; cheap values keep the tests fast).
+//
+//   keychain: a KeychainTokenStore whose keychain is the folder FILE/keychain (FileKeychain,
+//   shared by the processes) and whose App Group container is the folder FILE/container.
 //
 // The count lives in `accountID`; the tokens are "access-<count>" and "refresh-<count>", so
 // a reader can check that a file holds one consistent save. Exit codes: 0 done, 1 store
@@ -63,6 +68,10 @@ func openStore(_ arguments: Arguments) async throws -> any TokenStore {
     switch try arguments.required("store") {
     case "plain":
         return FileTokenStore(fileURL: url)
+    case "keychain":
+        return KeychainTokenStore(
+            service: "com.example.probe", groupContainer: .success(url.appendingPathComponent("container")),
+            keychain: try FileKeychain(folder: url.appendingPathComponent("keychain")))
     case "encrypted":
         #if EncryptedTokenStore
         if let keyFile = arguments.values["key-file"] {
@@ -104,11 +113,18 @@ func run() async throws {
     let store = try await openStore(arguments)
     switch arguments.command {
     case "increment":
+        if let start = arguments.values["start-at"] {
+            guard let milliseconds = Double(start), milliseconds.isFinite else { throw UsageError(description: "--start-at needs a number") }
+            let wait = min(max(milliseconds / 1000 - Date().timeIntervalSince1970, 0), 10)
+            try await Task.sleep(for: .seconds(wait))
+        }
+        let pause = min(max(try arguments.integer("pause-ms", default: 0), 0), 1000)
         for _ in 0..<(try arguments.integer("rounds", default: 50)) {
             try await store.withExclusiveAccess {
                 let current = try count(in: try await store.load())
                 try await store.save(credentials(count: current + 1))
             }
+            if pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }
         }
     case "save-loop":
         var current = try count(in: try await store.load())
