@@ -143,6 +143,25 @@ struct SessionMiddlewareTests {
         #expect(api.refreshes == 1)
     }
 
+    @Test("a server that refuses every token is stopped by the refresh window: 10 operations, 5 refreshes, then refreshLimitExceeded")
+    func loopGuard() async throws {
+        let middleware = SessionMiddleware(session: try session())
+        api.state.withLock { $0.refusesEveryToken = true }
+        var statuses: [Int] = []
+        var limited = 0
+        for _ in 0..<10 {
+            do {
+                statuses.append(try await send(middleware, method: .get).0.status.code)
+            } catch let error as SessionError where error.kind == .refreshLimitExceeded {
+                limited += 1
+            }
+        }
+        #expect(api.refreshes == RefreshWindow().maximumRefreshes)
+        #expect(statuses == Array(repeating: 401, count: 5))
+        #expect(limited == 5)
+        #expect(api.attempts.count == 5 * 2 + 5)
+    }
+
     @Test("a bare 403 never refreshes: the caller gets the 403; one whose challenge says invalid_token refreshes")
     func forbidden() async throws {
         let middleware = SessionMiddleware(session: try session())
