@@ -5,7 +5,6 @@ import HTTPTypes
 import OpenAPIAdopter
 import OpenAPIRuntime
 import OpenAPIURLSession
-import Synchronization
 import Testing
 import TokenStore
 
@@ -66,7 +65,7 @@ final class AttemptRecorder: ClientMiddleware {
         var body: String?
         var status: Int
     }
-    private let recorded = Mutex<[Attempt]>([])
+    private let recorded = LockedValue<[Attempt]>([])
     var attempts: [Attempt] { recorded.withLock { $0 } }
 
     func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,

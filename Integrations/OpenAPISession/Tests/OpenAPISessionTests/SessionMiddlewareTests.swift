@@ -4,7 +4,6 @@ import NetworkService
 import OpenAPIRuntime
 import OpenAPISessionMiddleware
 import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -32,7 +31,7 @@ struct SessionMiddlewareTests {
             var refusesEveryToken = false
             var refusal: (status: Int, headers: HTTPFields, body: String) = (401, [.wwwAuthenticate: "Bearer"], "")
         }
-        let state = Mutex(State())
+        let state = LockedValue(State())
 
         var refresher: TokenRefresher {
             TokenRefresher { [self] _, _ in
