@@ -26,7 +26,7 @@ public import SessionEngine
 ///                                  configuration: .json(refresh))
 ///     let client = Client(
 ///         serverURL: URL(string: serverURL)!,
-///         transport: URLSessionTransport(),
+///         transport: OpenAPIURLSession.URLSessionTransport(),  // NetworkService has one too
 ///         middlewares: [
 ///             SessionMiddleware(session: session, unauthenticatedOperations: ["signIn", "refresh"]),
 ///         ]
