@@ -88,11 +88,13 @@ public final class SessionService: Sendable {
         }
         do {
             return try await call(handler, with: credentials)
-        } catch let error as NetworkError where !refreshed && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
+        } catch {
+            // A `NetworkError`, or a `ResponseStatusError` from a handler with a transport of its own.
+            guard !refreshed, let failure = authenticationFailure(in: error) else { throw error }
             do {
                 credentials = try await refresh(after: credentials)
             } catch let limit as SessionError where limit.kind == .refreshLimitExceeded
-                        && error.statusCode == 403 && !error.isAuthenticationFailure {
+                        && failure.statusCode == 403 && !failure.isAuthenticationFailure {
                 // A bare 403 (counted only because the policy opts in) on a token that was not
                 // due, again and again: a permission refusal far more likely than a loop of
                 // expired tokens; the caller gets the server's answer.
