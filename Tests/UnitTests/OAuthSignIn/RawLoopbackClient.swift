@@ -22,6 +22,9 @@ enum RawLoopbackClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc_connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { _ = close(descriptor); return nil }
+        // A listener that never answers fails the test in 5 s instead of hanging it.
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return descriptor
     }
 
