@@ -4,8 +4,8 @@ public import NetworkService
 /// An OAuth 2.0 / OpenID Connect authorization server and this program's client of it: the
 /// server's ``metadata`` (usually discovered), the client id and, for a confidential client,
 /// its secret. Every sign-in flow, and the session presets
-/// ``/SessionEngine/SessionService/Configuration/oauth2(_:)-(OAuthProvider)`` and
-/// ``/SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)``, start from one.
+/// ``SessionEngine/SessionService/Configuration/oauth2(_:)`` and
+/// ``SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)``, start from one.
 ///
 /// ```swift
 /// let provider = try await OAuthProvider.discover(issuer: URL(string: "https://auth.example.com")!, clientID: "cli")

@@ -47,7 +47,7 @@ extension SessionService.Configuration {
     /// item, a database row) has always had a string there; an optional would change every
     /// store and every adopter's refresher. So a session without a refresh token stores the
     /// empty string, which no server issues as a token: this refresher ignores it, the
-    /// ``oauth2(_:)-(OAuthProvider)`` refresher ends such a session instead of sending it, the
+    /// ``oauth2(_:)`` refresher ends such a session instead of sending it, the
     /// revokers skip it, and the engine tells two such sessions apart by their access tokens.
     ///
     /// ```swift

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A way into a session, run by ``/SessionEngine/SessionService/signIn(with:)``. Each flow ends
+/// A way into a session, run by ``SessionEngine/SessionService/signIn(with:)``. Each flow ends
 /// in the engine's ``/SessionEngine/SessionService/startSession(tokens:accountID:)``.
 ///
 /// - ``browser(_:scopes:timeout:open:)``: a command-line or desktop front end; the user signs
@@ -61,7 +61,7 @@ public struct SignInFlow: Sendable {
 
     /// The client credentials grant (RFC 6749 §4.4), for a confidential client acting as itself
     /// (the provider needs a client secret). There is no refresh token: make the session's
-    /// configuration ``/SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)``
+    /// configuration ``SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)``
     /// so that a new token is obtained the same way when this one is due.
     public static func clientCredentials(_ provider: OAuthProvider, scopes: [String]) -> SignInFlow {
         SignInFlow(kind: .clientCredentials(provider, scopes: scopes))
