@@ -3,7 +3,9 @@ import NetworkService
 import TokenStore
 
 /// Discovery of an authorization server's metadata (OpenID Connect Discovery 1.0, RFC 8414),
-/// and the per-process cache of what was discovered.
+/// and the per-process cache of what was discovered. A document fetched over https must name
+/// https endpoints only (an http one is malformed); one fetched over http (a server on
+/// loopback in tests) may name either.
 enum Discovery {
     /// Metadata by issuer (without a trailing slash), for the life of the process.
     private static let cache = LockedValue<[String: AuthorizationServerMetadata]>([:])
@@ -66,6 +68,7 @@ enum Discovery {
         guard let document = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
             throw malformed("it is not a JSON object")
         }
+        let secure = url.scheme?.lowercased() == "https"
         func endpoint(_ name: String, required: Bool = false) throws(SignInError) -> URL? {
             guard let value = document[name], value != .null else {
                 if required { throw malformed("it has no `\(name)`") }
@@ -74,6 +77,10 @@ enum Discovery {
             guard let text = value.string, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
                   scheme == "https" || scheme == "http", url.host?.isEmpty == false else {
                 throw malformed("`\(name)` is not an absolute http(s) URL")
+            }
+            // A server reached over TLS does not send its tokens, codes or secrets in clear.
+            guard !secure || scheme == "https" else {
+                throw malformed("`\(name)` is http:, but the document came over https")
             }
             return url
         }

@@ -50,8 +50,9 @@ extension OAuthProvider {
     }
 
     /// Polls the token endpoint (RFC 8628 §3.4, §3.5) at the interval, 5 s more after each
-    /// `slow_down`, until tokens, `access_denied`, `expired_token`, another error, the code's
-    /// own expiry or cancellation.
+    /// `slow_down` and twice as long after a transient failure (a timeout, a lost connection,
+    /// 5xx, 408, 429), until tokens, `access_denied`, `expired_token`, another error, the
+    /// code's own expiry or cancellation.
     func pollForTokens(_ authorization: DeviceAuthorization) async throws(SignInError) -> TokenReply {
         let deadline = clock.now().addingTimeInterval(authorization.expiresIn)
         var interval = authorization.interval
@@ -89,8 +90,14 @@ extension OAuthProvider {
                     throw SignInError.expiredToken.with(detail: "The server says the user code expired before it was approved.",
                                                         underlying: error)
                 default:
-                    throw SignInError.from(error, endpoint: "token endpoint")
+                    guard error.isTransient else { throw SignInError.from(error, endpoint: "token endpoint") }
+                    // A 5xx, 408 or 429: wait longer and poll again, as for a timeout below.
+                    interval = min(interval * 2, 300)
                 }
+            } catch let error as NetworkError where error.isTransient {
+                // RFC 8628 §3.5: after a connection timeout, poll less often (doubling here), until
+                // the code expires; a network that comes back still completes the sign-in.
+                interval = min(interval * 2, 300)
             } catch let error as NetworkError {
                 throw SignInError.from(error, endpoint: "token endpoint")
             } catch let error as SignInError {

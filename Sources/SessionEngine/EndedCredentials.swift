@@ -9,8 +9,7 @@ import TokenStore
 
 /// Stored credentials of a session that ended here, which the store could not remove yet:
 /// whose they are, a fingerprint of their refresh token (of the access token for a session
-/// without one; never the token itself), and why the
-/// session ended.
+/// without one; never the token itself), and why the session ended.
 struct EndedCredentials: Sendable, Equatable {
     let accountID: String
     let refreshTokenFingerprint: Int

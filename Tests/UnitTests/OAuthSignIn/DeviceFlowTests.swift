@@ -147,3 +147,31 @@ struct DeviceFlowTests {
         #expect(fake.state.withLock { $0.devicePollTimes }.isEmpty)
     }
 }
+
+@Suite("The device grant over a flaky network")
+struct DeviceFlowTransientTests {
+    @Test("a timeout or a 503 while polling doubles the interval and polling goes on (RFC 8628 §3.5), up to the approval")
+    func transientFailuresBackOff() async throws {
+        let fake = try FakeOIDCServer()
+        fake.configure { $0.devicePolls = ["approve"] }
+        let provider = try await fake.provider()
+        let authorization = try await provider.startDeviceAuthorization(scopes: [])
+        let failures = LockedValue(0)
+        let serve = fake.transport
+        let start = fake.clock.now
+        let times = LockedValue<[Int]>([])
+        let clock = fake.clock
+        serve.serve { request in
+            times.withLock { $0.append(Int(clock.now.timeIntervalSince(start).rounded())) }
+            switch failures.withLock({ count -> Int in count += 1; return count }) {
+            case 1: throw TransportError(.timedOut)
+            case 2: return .status(503)
+            default:
+                return .json(200, #"{"access_token":"device-access-1","token_type":"Bearer","expires_in":60}"#)
+            }
+        }
+        let reply = try await provider.pollForTokens(authorization)
+        #expect(reply.tokens.accessToken.rawValue == "device-access-1")
+        #expect(times.withLock { $0 } == [5, 15, 35])
+    }
+}

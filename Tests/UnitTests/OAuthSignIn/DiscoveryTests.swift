@@ -118,3 +118,15 @@ struct DiscoveryTests {
         }
     }
 }
+
+@Suite("Discovery over TLS")
+struct DiscoveryTLSTests {
+    @Test("a document fetched over https that names an http endpoint is malformed: tokens never go in clear")
+    func httpsDocumentWithHTTPEndpoint() async throws {
+        let fake = try FakeOIDCServer()
+        fake.configure { $0.document["token_endpoint"] = "http://\(fake.issuer.host()!)/o/token/" }
+        let error = try await #require(throws: SignInError.self) { try await fake.provider() }
+        #expect(error == .discoveryDocumentMalformed)
+        #expect(error.errorDescription?.contains("`token_endpoint` is http:") == true)
+    }
+}
