@@ -45,6 +45,7 @@ final class LoopbackListener: Sendable {
     /// - Throws: ``SignInError/loopbackFailed(_:)`` with `.bind` when no socket can be made.
     init(path: String = "/callback", readDeadline: Duration = LoopbackListener.readDeadline) throws(SignInError) {
         self.path = path
+        self.expectedState = LockedValue(nil)
         self.deadlinePerConnection = readDeadline
         func failure(_ step: String) -> SignInError {
             SignInError.loopbackFailed(.bind).with(detail: "\(step) failed: \(String(cString: strerror(errno))).")
@@ -85,6 +86,14 @@ final class LoopbackListener: Sendable {
     }
 
     private let deadlinePerConnection: Duration
+    /// The `state` the callback should carry, for the page the browser is shown.
+    private let expectedState: LockedValue<String?>
+
+    /// Sets the `state` of the authorization request whose callback is awaited: the browser is
+    /// told it is signed in only when the callback carries it (with a code and no error).
+    func expect(state: String) {
+        expectedState.withLock { $0 = state }
+    }
 
     deinit { close() }
 
@@ -291,8 +300,12 @@ final class LoopbackListener: Sendable {
             return .failure(SignInError.loopbackFailed(.otherPath)
                 .with(detail: "A request to the sign-in listener asked for another path than \(path)."))
         }
-        let failed = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "error" } ?? false
-        answer(descriptor, status: "200 OK", page: failed ? Self.errorPage : Self.donePage)
+        // The page says "signed in" only for a code with the expected state; the flow makes the
+        // same checks (and more) before it believes anything.
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let looksApproved = items.contains { $0.name == "code" } && !items.contains { $0.name == "error" }
+            && items.first { $0.name == "state" }?.value == expectedState.withLock({ $0 })
+        answer(descriptor, status: "200 OK", page: looksApproved ? Self.donePage : Self.errorPage)
         return .success(url)
     }
 

@@ -38,6 +38,7 @@ extension OAuthProvider {
         let listener = try LoopbackListener(path: "/callback")
         defer { listener.close() }
         let request = try makeAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes)
+        listener.expect(state: request.state)
         // Waiting starts before the browser opens, so a front end whose `open` returns only when
         // the browser is done still has its redirect taken; leaving early cancels the wait.
         async let callback = listener.waitForCallback(timeout: timeout)

@@ -65,6 +65,30 @@ struct LoopbackListenerTests {
         #expect(page.withLock { $0 }?.contains("did not complete") == true)
     }
 
+    @Test("a callback with another state is refused with stateMismatch, and the browser is not told it signed in")
+    func tamperedStateThroughBrowser() async throws {
+        let fake = try FakeOIDCServer()
+        let provider = try await fake.provider()
+        let store = InMemoryTokenStore()
+        let session = SessionService(server: fake.api, tokenStore: store, configuration: .oauth2(provider))
+        let page = LockedValue<String?>(nil)
+        await #expect(throws: SignInError.stateMismatch) {
+            try await session.signIn(with: .browser(provider, scopes: ["openid"], timeout: .seconds(20)) { url in
+                var items = FakeOIDCServer.query(of: fake.approve(url))
+                items["state"] = "forged-by-someone-else"
+                let callback = FakeOIDCServer.callback(FakeOIDCServer.query(of: url)["redirect_uri"] ?? "", items)
+                Task {
+                    let (data, _) = try await URLSession.shared.data(from: callback)
+                    page.withLock { $0 = String(decoding: data, as: UTF8.self) }
+                }
+            })
+        }
+        for _ in 0..<100 where page.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(page.withLock { $0 }?.contains("did not complete") == true)
+        #expect(try await store.load() == nil)
+        #expect(fake.state.withLock { $0.tokenRequests } == 0)
+    }
+
     @Test("a request to another path gets 404 and ends the flow with loopbackFailed(otherPath)")
     func otherPath() async throws {
         let listener = try LoopbackListener()
