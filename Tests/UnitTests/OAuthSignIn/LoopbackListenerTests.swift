@@ -34,7 +34,7 @@ struct LoopbackListenerTests {
         #expect(result.accountID == "user-42")
         #expect(try await store.load()?.accountID == "user-42")
         var answer = page.withLock { $0 }
-        for _ in 0..<100 where answer == nil {
+        for _ in 0..<500 where answer == nil {
             try await Task.sleep(for: .milliseconds(20))
             answer = page.withLock { $0 }
         }
@@ -61,7 +61,7 @@ struct LoopbackListenerTests {
                 }
             })
         }
-        for _ in 0..<100 where page.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where page.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
         #expect(page.withLock { $0 }?.contains("did not complete") == true)
     }
 
@@ -83,7 +83,7 @@ struct LoopbackListenerTests {
                 }
             })
         }
-        for _ in 0..<100 where page.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where page.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
         #expect(page.withLock { $0 }?.contains("did not complete") == true)
         #expect(try await store.load() == nil)
         #expect(fake.state.withLock { $0.tokenRequests } == 0)
