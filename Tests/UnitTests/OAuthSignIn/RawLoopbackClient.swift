@@ -19,7 +19,7 @@ enum RawLoopbackClient {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc_connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connectSocket(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { _ = close(descriptor); return nil }
         // A listener that never answers fails the test in 5 s instead of hanging it.
@@ -53,7 +53,7 @@ enum RawLoopbackClient {
         return String(decoding: answer, as: UTF8.self)
     }
 
-    private static func Glibc_connect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    private static func connectSocket(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         #if canImport(Glibc)
         Glibc.connect(descriptor, address, length)
         #else
