@@ -23,6 +23,12 @@ class CountingMiddleware:
                 names.append("refreshCalls")
             elif grant_type == "password":
                 names.append("passwordCalls")
+            elif grant_type == "authorization_code":
+                names.append("authorizationCodeCalls")
+            elif grant_type == "urn:ietf:params:oauth:grant-type:device_code":
+                names.append("deviceCodeCalls")
+            elif grant_type == "client_credentials":
+                names.append("clientCredentialsCalls")
             if b"invalid_grant" in response.content:
                 names.append("invalidGrant")
         elif request.method == "POST" and request.path == REVOKE_PATH:
