@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "SessionEngine", targets: ["SessionEngine"]),
         // The app's API and its face of the engine (`RepositoryService`, the `.appAPI` preset).
         .library(name: "AppRepository", targets: ["AppRepository"]),
+        // Signing in to any OAuth 2.0 / OpenID Connect server: discovery, the browser (PKCE)
+        // and device flows, client credentials, ID tokens; every flow ends in the engine's session.
+        .library(name: "OAuthSignIn", targets: ["OAuthSignIn"]),
         // Test support shared by the test targets of this package, Server/ and Examples/
         // (like Hummingbird's HummingbirdTesting): not for front ends.
         .library(name: "AppSDKTesting", targets: ["AppSDKTesting"]),
@@ -48,6 +51,13 @@ let package = Package(
             dependencies: ["NetworkService", "TokenStore"],
             swiftSettings: swiftSettings
         ),
+        // Sign-in flows for any OAuth 2.0 / OpenID Connect server, over the engine; like the
+        // engine, it knows no server's API.
+        .target(
+            name: "OAuthSignIn",
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "AppRepository",
             dependencies: ["NetworkService", "TokenStore", "SessionEngine"],
@@ -66,12 +76,13 @@ let package = Package(
         // loopback HTTP server and the transport conformance suite every transport runs.
         .target(
             name: "AppSDKTesting",
-            dependencies: ["NetworkService", "TokenStore", "SessionEngine"],
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "OAuthSignIn"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "UnitTests",
-            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "AppRepository", "TokenStoreProbe", "AppSDKTesting"],
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "OAuthSignIn", "AppRepository", "TokenStoreProbe",
+                           "AppSDKTesting"],
             swiftSettings: swiftSettings
         ),
         // A second front end in its own process, which the slow tests spawn to show that
@@ -92,14 +103,14 @@ let package = Package(
         // server, it and the conformance tests depend on the engine, not on AppRepository.
         .executableTarget(
             name: "OAuthProbe",
-            dependencies: ["SessionEngine", "AppSDKTesting", "TokenStore"],
+            dependencies: ["SessionEngine", "OAuthSignIn", "AppSDKTesting", "TokenStore"],
             path: "Tests/OAuthProbe",
             swiftSettings: swiftSettings
         ),
         // The OAuth 2.0 preset against django-oauth-toolkit (scripts/test starts it).
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["SessionEngine", "NetworkService", "TokenStore", "AppSDKTesting", "OAuthProbe"],
+            dependencies: ["SessionEngine", "OAuthSignIn", "NetworkService", "TokenStore", "AppSDKTesting", "OAuthProbe"],
             swiftSettings: swiftSettings
         ),
     ]

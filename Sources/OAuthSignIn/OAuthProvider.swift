@@ -1,0 +1,91 @@
+public import Foundation
+public import NetworkService
+
+/// An OAuth 2.0 / OpenID Connect authorization server and this program's client of it: the
+/// server's ``metadata`` (usually discovered), the client id and, for a confidential client,
+/// its secret. Every sign-in flow, and the session presets
+/// ``/SessionEngine/SessionService/Configuration/oauth2(_:)-(OAuthProvider)`` and
+/// ``/SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)``, start from one.
+///
+/// ```swift
+/// let provider = try await OAuthProvider.discover(issuer: URL(string: "https://auth.example.com")!, clientID: "cli")
+/// let session = SessionService(server: api, tokenStore: store, configuration: .oauth2(provider))
+/// ```
+///
+/// Printing it shows the issuer and the client id, never the secret.
+public struct OAuthProvider: Sendable {
+    /// The server's endpoints and capabilities.
+    public let metadata: AuthorizationServerMetadata
+    /// The client id.
+    public let clientID: String
+    /// The client secret of a confidential client; `nil` for a public one (which proves
+    /// itself with PKCE).
+    let clientSecret: String?
+    /// How requests to the authorization server are sent.
+    public let transport: any HTTPTransport
+    /// The time ID tokens are checked against and device polling waits by. Default
+    /// ``SignInClock/system``; tests pass one they move by hand.
+    public var clock: SignInClock = .system
+    /// The clock skew allowed when checking an ID token's `exp` and `iat`, in seconds. Default 300.
+    public var clockSkew: TimeInterval = 300
+
+    /// A provider whose metadata you have (a server without discovery, or metadata you keep).
+    /// - Parameters:
+    ///   - metadata: The server's endpoints.
+    ///   - clientID: The client id.
+    ///   - clientSecret: The secret of a confidential client (sent with `client_secret_basic`,
+    ///     or `client_secret_post` when the server lists only that).
+    ///   - transport: How requests to the authorization server are sent.
+    public init(metadata: AuthorizationServerMetadata, clientID: String, clientSecret: String? = nil,
+                transport: any HTTPTransport = URLSessionTransport()) {
+        self.metadata = metadata
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.transport = transport
+    }
+
+    /// Whether the client has a secret (is confidential).
+    public var hasClientSecret: Bool { clientSecret != nil }
+
+    /// Discovers the server at `issuer`: fetches `{issuer}/.well-known/openid-configuration`
+    /// (OpenID Connect Discovery 1.0 §4), else the RFC 8414 document
+    /// (`/.well-known/oauth-authorization-server` inserted before the issuer's path, RFC 8414
+    /// §3.1), and checks that it names `issuer` as its issuer (a trailing slash aside). Each
+    /// issuer's metadata is kept for the life of the process, so discovering it again sends nothing.
+    ///
+    /// - Throws: ``SignInError``: ``SignInError/Kind/discoveryDocumentMissing`` (neither
+    ///   document, 404 or 410), ``SignInError/Kind/discoveryDocumentMalformed`` (not a JSON
+    ///   object, no `issuer` or `token_endpoint`, an endpoint that is not an absolute http(s)
+    ///   URL), ``SignInError/Kind/issuerMismatch``, ``SignInError/Kind/networkFailure``.
+    public static func discover(issuer: URL, clientID: String, clientSecret: String? = nil,
+                                transport: any HTTPTransport = URLSessionTransport()) async throws(SignInError) -> OAuthProvider {
+        fatalError("not implemented yet")
+    }
+
+    /// A new authorization request with PKCE (`S256`), a fresh `state` and, when `scopes`
+    /// contains `openid`, a fresh `nonce`, for a redirect the app receives itself; finish with
+    /// ``SignInFlow/callback(_:for:_:)``.
+    /// - Throws: ``SignInError/Kind/pkceS256Unsupported`` when the server does not list `S256`;
+    ///   ``SignInError/Kind/flowUnavailable`` without an authorization endpoint.
+    public func authorizationRequest(redirectURI: URL, scopes: [String]) throws(SignInError) -> AuthorizationRequest {
+        fatalError("not implemented yet")
+    }
+
+    /// The OpenID Connect userinfo of the user `accessToken` belongs to (OpenID Connect Core §5.3).
+    /// - Throws: ``SignInError/Kind/flowUnavailable`` without a userinfo endpoint;
+    ///   ``SignInError/Kind/networkFailure`` when the server refuses (401 for an expired token);
+    ///   ``SignInError/Kind/invalidResponse`` when the answer is not a JSON object.
+    public func userInfo(accessToken: AccessToken) async throws(SignInError) -> [String: JSONValue] {
+        fatalError("not implemented yet")
+    }
+}
+
+extension OAuthProvider: CustomStringConvertible, CustomReflectable {
+    /// `OAuthProvider(https://auth.example.com, client: cli)`; never the secret.
+    public var description: String { "OAuthProvider(\(metadata.issuer.absoluteString), client: \(clientID))" }
+    /// A mirror without the client secret.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["metadata": metadata, "clientID": clientID,
+                                "clientSecret": clientSecret == nil ? "nil" : "<redacted>"])
+    }
+}

@@ -1,0 +1,76 @@
+public import Foundation
+
+/// A way into a session, run by ``/SessionEngine/SessionService/signIn(with:)``. Each flow ends
+/// in the engine's ``/SessionEngine/SessionService/startSession(tokens:accountID:)``.
+///
+/// - ``browser(_:scopes:timeout:open:)``: a command-line or desktop front end; the user signs
+///   in in their browser, which comes back to a listener on 127.0.0.1 (RFC 8252 §7.3).
+/// - ``device(_:scopes:show:)``: a program without a browser (SSH, a TV, CI with a human
+///   nearby): the user enters a code on another device (RFC 8628).
+/// - ``clientCredentials(_:scopes:)``: a job acting as itself, no user (RFC 6749 §4.4).
+/// - ``callback(_:for:_:)``: an app that receives the redirect itself (a custom scheme or a
+///   universal link), with a request from ``OAuthProvider/authorizationRequest(redirectURI:scopes:)``.
+///
+/// ```swift
+/// let result = try await session.signIn(with: .device(provider, scopes: ["openid"]) { authorization in
+///     print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
+/// })
+/// ```
+public struct SignInFlow: Sendable {
+    enum Kind: Sendable {
+        case browser(OAuthProvider, scopes: [String], timeout: Duration, open: @Sendable (URL) async throws -> Void)
+        case device(OAuthProvider, scopes: [String], show: @Sendable (DeviceAuthorization) async throws -> Void)
+        case clientCredentials(OAuthProvider, scopes: [String])
+        case callback(URL, AuthorizationRequest, OAuthProvider)
+    }
+
+    let kind: Kind
+
+    /// The authorization code flow with PKCE through the user's browser and a loopback
+    /// redirect (RFC 8252 §7.3): a listener on `127.0.0.1`, on a port the system picks, waits
+    /// for one request to `/callback`; the authorization URL's `redirect_uri` is
+    /// `http://127.0.0.1:<port>/callback` (register `http://127.0.0.1/callback` with the server;
+    /// RFC 8252 §7.3 has servers allow any port).
+    ///
+    /// The listener takes exactly one request and closes. A request to another path (404), a
+    /// malformed or oversized one (400, 431) ends the flow with ``SignInError/Kind/loopbackFailed``
+    /// rather than waiting on: nothing but the browser should be talking to it, and a clear
+    /// error beats a hang. A request head may take 8 KiB and must arrive within 10 s of the
+    /// connection.
+    ///
+    /// - Parameters:
+    ///   - provider: The server and client.
+    ///   - scopes: The scopes to ask for; with `openid`, an ID token is asked for and checked.
+    ///   - timeout: How long to wait for the browser to come back. Default 5 minutes.
+    ///   - open: Opens the URL in the user's browser (a command-line program prints it too,
+    ///     and tries `open` or `xdg-open`).
+    public static func browser(_ provider: OAuthProvider, scopes: [String], timeout: Duration = .seconds(300),
+                               open: @escaping @Sendable (URL) async throws -> Void) -> SignInFlow {
+        SignInFlow(kind: .browser(provider, scopes: scopes, timeout: timeout, open: open))
+    }
+
+    /// The device authorization grant (RFC 8628): `show` gets the user code and verification
+    /// URI to show; the token endpoint is then polled at the server's `interval` (5 s more after
+    /// each `slow_down`) until the user approves, declines (``SignInError/Kind/accessDenied``) or
+    /// the code expires (``SignInError/Kind/expiredToken``). Cancelling the task stops polling at
+    /// once (``SignInError/Kind/cancelled``).
+    public static func device(_ provider: OAuthProvider, scopes: [String],
+                              show: @escaping @Sendable (DeviceAuthorization) async throws -> Void) -> SignInFlow {
+        SignInFlow(kind: .device(provider, scopes: scopes, show: show))
+    }
+
+    /// The client credentials grant (RFC 6749 §4.4), for a confidential client acting as itself
+    /// (the provider needs a client secret). There is no refresh token: make the session's
+    /// configuration ``/SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)``
+    /// so that a new token is obtained the same way when this one is due.
+    public static func clientCredentials(_ provider: OAuthProvider, scopes: [String]) -> SignInFlow {
+        SignInFlow(kind: .clientCredentials(provider, scopes: scopes))
+    }
+
+    /// Completes an authorization made with `request` whose redirect the app received itself:
+    /// checks the callback URL's `state`, reads its `code` or `error`, and exchanges the code
+    /// with the request's verifier.
+    public static func callback(_ callbackURL: URL, for request: AuthorizationRequest, _ provider: OAuthProvider) -> SignInFlow {
+        SignInFlow(kind: .callback(callbackURL, request, provider))
+    }
+}
