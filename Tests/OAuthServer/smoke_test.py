@@ -488,6 +488,11 @@ def sign_in_flows(base, env):
              label=None)
     expect(r.status == 200 and r.json()["expires_in"] == 5 and "refresh_token" not in r.json(),
            "client credentials: a 5-second token, no refresh token")
+    r = call(base, "GET", "/api/client/", headers={"Authorization": "Bearer " + r.json()["access_token"]})
+    expect(r.status == 200 and r.json() == {"clientID": "sdk-service", "scope": "read write", "username": None},
+           "/api/client/ answers the client-credentials token's client")
+    r = call(base, "GET", "/api/client/", headers={"Authorization": "Bearer not-a-token"})
+    expect(r.status == 401 and "Bearer" in r.headers.get("www-authenticate", ""), "/api/client/ with an unknown token: 401")
     c = call(base, "GET", "/test/counters").json()
     expect(c["authorizationCodeCalls"] == 1 and c["deviceCodeCalls"] == 4 and c["clientCredentialsCalls"] == 1,
            f"counters by grant {c}")

@@ -12,6 +12,7 @@ from oauth2_provider.models import AccessToken, get_device_grant_model
 from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.views import ConnectDiscoveryInfoView, OAuthServerMetadataView
 from oauth2_provider.views.generic import ProtectedResourceView, ScopedProtectedResourceView
+from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -24,6 +25,25 @@ class MeView(APIView):
 
     def get(self, request):
         return Response({"id": request.user.id, "username": request.user.username})
+
+
+class HasToken(BasePermission):
+    """A live access token, whoever it is for: a client-credentials token has no user."""
+
+    def has_permission(self, request, view):
+        return request.auth is not None
+
+
+class ClientView(APIView):
+    """GET /api/client/: the token's client (and user, if it has one), for any live token,
+    client credentials included; 401 with a Bearer challenge otherwise, like /api/me/."""
+
+    permission_classes = [HasToken]
+
+    def get(self, request):
+        token = request.auth
+        user = token.user.username if token.user else None
+        return Response({"clientID": token.application.client_id, "scope": token.scope, "username": user})
 
 
 class ForbiddenOnExpiryMeView(ProtectedResourceView):

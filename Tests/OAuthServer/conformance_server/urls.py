@@ -19,6 +19,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     # The protected resource.
     path("api/me/", views.MeView.as_view()),
+    # Any live token's client (client credentials included).
+    path("api/client/", views.ClientView.as_view()),
     # The same through DOT's ProtectedResourceView: a bare 403 for an expired token.
     path("api/me-forbidden/", views.ForbiddenOnExpiryMeView.as_view()),
     # A scope no token has: a bare 403 for a live token too.
