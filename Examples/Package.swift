@@ -108,7 +108,7 @@ let package = Package(
             dependencies: [
                 "app-member", "app-admin", "app-oauth",
                 .product(name: "AppSDKTesting", package: "AppSDK"),
-                .product(name: "OAuthSignIn", package: "AppSDK"),
+                .product(name: "NetworkService", package: "AppSDK"),
             ],
             swiftSettings: swiftSettings
         ),
