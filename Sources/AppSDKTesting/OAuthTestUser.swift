@@ -17,7 +17,9 @@ import TokenStore
 ///
 /// ```swift
 /// let user = try OAuthTestUser.conformance()
-/// let flow = SignInFlow.browser(provider, scopes: ["openid"]) { url in user.approveLater(url) }
+/// // the URL the SDK's browser flow asked the front end to open:
+/// let page = try await user.authorize(url, .approve)   // what the loopback listener answered
+/// try await user.decide(userCode: authorization.userCode, .deny)
 /// ```
 public final class OAuthTestUser: Sendable {
     /// What the user decides on the consent page.
@@ -43,7 +45,6 @@ public final class OAuthTestUser: Sendable {
     private let password: String
     private let session: URLSession
     private let cookies = LockedValue<[String: String]>([:])
-    private let pending = LockedValue<[Task<Page, any Error>]>([])
 
     /// A user of the server at `server` (its base URL) with this username and password.
     public init(server: URL, username: String, password: String) {
@@ -129,25 +130,6 @@ public final class OAuthTestUser: Sendable {
     /// Fetches `url` as a browser (GET, its cookies for that host), no redirect followed.
     public func fetch(_ url: URL) async throws -> Page {
         try await get(url, step: "the redirect target")
-    }
-
-    /// Starts ``authorize(_:_:)`` in the background and returns at once, as a browser that
-    /// was just opened: the closure a browser flow's `open` needs. ``finished()`` waits for
-    /// it and answers what the redirect target (the loopback listener) said.
-    public func authorizeLater(_ authorizationURL: URL, _ decision: Decision) {
-        let task = Task { try await self.authorize(authorizationURL, decision) }
-        pending.withLock { $0.append(task) }
-    }
-
-    /// Waits for every ``authorizeLater(_:_:)`` begun so far; their pages, in order.
-    public func finished() async throws -> [Page] {
-        let tasks = pending.withLock { tasks in
-            defer { tasks.removeAll() }
-            return tasks
-        }
-        var pages: [Page] = []
-        for task in tasks { pages.append(try await task.value) }
-        return pages
     }
 
     // MARK: The device grant

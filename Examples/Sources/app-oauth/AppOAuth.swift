@@ -14,7 +14,7 @@ struct AppOAuth: AsyncParsableCommand {
             The session is kept encrypted by default (--store encrypted, \
             $XDG_CONFIG_HOME/app-sdk/oauth-credentials.enc).
 
-            \(ProgramHelp.footer)
+            \(ProgramHelp.storeFooter)
             """,
         subcommands: [
             OAuthSignInCommand.self,
