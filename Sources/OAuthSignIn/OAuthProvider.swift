@@ -59,7 +59,8 @@ public struct OAuthProvider: Sendable {
     ///   URL), ``SignInError/Kind/issuerMismatch``, ``SignInError/Kind/networkFailure``.
     public static func discover(issuer: URL, clientID: String, clientSecret: String? = nil,
                                 transport: any HTTPTransport = URLSessionTransport()) async throws(SignInError) -> OAuthProvider {
-        fatalError("not implemented yet")
+        let metadata = try await Discovery.metadata(issuer: issuer, transport: transport)
+        return OAuthProvider(metadata: metadata, clientID: clientID, clientSecret: clientSecret, transport: transport)
     }
 
     /// A new authorization request with PKCE (`S256`), a fresh `state` and, when `scopes`
@@ -68,7 +69,7 @@ public struct OAuthProvider: Sendable {
     /// - Throws: ``SignInError/Kind/pkceS256Unsupported`` when the server does not list `S256`;
     ///   ``SignInError/Kind/flowUnavailable`` without an authorization endpoint.
     public func authorizationRequest(redirectURI: URL, scopes: [String]) throws(SignInError) -> AuthorizationRequest {
-        fatalError("not implemented yet")
+        try makeAuthorizationRequest(redirectURI: redirectURI, scopes: scopes)
     }
 
     /// The OpenID Connect userinfo of the user `accessToken` belongs to (OpenID Connect Core §5.3).
@@ -76,7 +77,16 @@ public struct OAuthProvider: Sendable {
     ///   ``SignInError/Kind/networkFailure`` when the server refuses (401 for an expired token);
     ///   ``SignInError/Kind/invalidResponse`` when the answer is not a JSON object.
     public func userInfo(accessToken: AccessToken) async throws(SignInError) -> [String: JSONValue] {
-        fatalError("not implemented yet")
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw SignInError.flowUnavailable.with(detail: "The server has no userinfo endpoint.")
+        }
+        do {
+            return try await AuthorizationServerClient(provider: self).get(endpoint, bearer: accessToken.rawValue)
+        } catch {
+            throw SignInError.from(error, endpoint: "userinfo endpoint") { code in
+                SignInError.networkFailure.with(detail: "The userinfo endpoint refused the access token (\(code)).")
+            }
+        }
     }
 }
 

@@ -14,10 +14,35 @@ extension SessionService {
     /// })
     /// ```
     ///
+    /// Nothing is stored when the flow fails.
+    ///
     /// - Throws: ``SignInError`` for the flow; ``/SessionEngine/SessionError`` (`accountUnknown`)
     ///   when nothing names the account; ``/TokenStore/TokenStoreError`` when the store cannot save.
     @discardableResult
     public func signIn(with flow: SignInFlow) async throws -> SignInResult {
-        fatalError("not implemented yet")
+        let reply: TokenReply
+        let claims: IDTokenClaims?
+        var accountID: String?
+        switch flow.kind {
+        case let .browser(provider, scopes, timeout, open):
+            (reply, claims) = try await provider.signInWithBrowser(scopes: scopes, timeout: timeout, open: open)
+        case let .device(provider, scopes, show):
+            (reply, claims) = try await provider.signInWithDevice(scopes: scopes, show: show)
+        case let .callback(callbackURL, request, provider):
+            (reply, claims) = try await provider.completeAuthorization(callbackURL: callbackURL, request: request)
+        case let .clientCredentials(provider, scopes):
+            guard provider.hasClientSecret else {
+                throw SignInError.flowUnavailable.with(detail: "Client credentials need a confidential client (a client secret).")
+            }
+            do {
+                reply = try await provider.clientCredentialsGrant(scopes: scopes)
+            } catch {
+                throw SignInError.from(error, endpoint: "token endpoint")
+            }
+            claims = nil
+            accountID = provider.clientID
+        }
+        let stored = try await startSession(tokens: reply.tokens, accountID: claims?.sub ?? accountID)
+        return SignInResult(accountID: stored, idToken: claims, scope: reply.scope)
     }
 }

@@ -1,22 +1,94 @@
+import Foundation
 public import SessionEngine
+import NetworkService
+import TokenStore
 
 extension SessionService.Configuration {
     /// A session with a discovered OAuth 2.0 / OpenID Connect server: refresh with
-    /// `grant_type=refresh_token` at the provider's token endpoint, revoke at sign-out at its
-    /// revocation endpoint (RFC 7009) when it has one. Both endpoints are absolute URLs, which
-    /// may be on another origin than the API's `Server`; they are sent with the provider's
-    /// transport. A session without a refresh token (the server issued none) ends when its
-    /// access token is refused or due (``/SessionEngine/SignOutReason/refreshTokenRejected(_:)``).
+    /// `grant_type=refresh_token` at the provider's token endpoint (RFC 6749 §6), the session
+    /// ending on `invalid_grant`; revoke at sign-out at its revocation endpoint (RFC 7009) when
+    /// it has one. Both endpoints are absolute URLs, which may be on another origin than the
+    /// API's `Server`: they are sent to where the metadata says, with the provider's transport
+    /// and client authentication (the `Server` the engine passes is the API's and is not used).
+    ///
+    /// A session the server gave no refresh token has an empty one stored; it ends
+    /// (``/SessionEngine/SignOutReason/refreshTokenRejected(_:)``) when its access token is due
+    /// or refused, since nothing can renew it.
+    ///
+    /// ```swift
+    /// let session = SessionService(server: api, tokenStore: store, configuration: .oauth2(provider))
+    /// ```
     public static func oauth2(_ provider: OAuthProvider) -> Self {
-        fatalError("not implemented yet")
+        let rule = RefreshFailureRule { error in
+            error is NoRefreshTokenError ? .refreshTokenRejected(nil) : RefreshFailureRule.oauth2.sessionEndingReason(error)
+        }
+        let refresher = TokenRefresher(failureRule: rule) { credentials, _ in
+            guard !credentials.refreshToken.isEmpty else { throw NoRefreshTokenError() }
+            let fields = [(name: "grant_type", value: "refresh_token"), ("refresh_token", credentials.refreshToken)]
+            let object = try await AuthorizationServerClient(provider: provider)
+                .post(provider.metadata.tokenEndpoint, fields, secrets: [credentials.refreshToken])
+            guard let reply = TokenReply(object, keepingRefreshToken: credentials.refreshToken) else {
+                throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: provider.metadata.tokenEndpoint), statusCode: 200,
+                                   serverMessage: "the token endpoint's answer has no access_token")
+            }
+            return reply.tokens
+        }
+        return Self(refresher: refresher, revoker: provider.revoker)
     }
 
     /// A session of a client acting as itself (RFC 6749 §4.4): when the access token is due or
     /// refused, the engine obtains a new one with the client's credentials, through its
     /// single-flight, exclusive-section refresh (so programs sharing a store make one token
-    /// request per lifetime). The stored refresh token is empty and ignored. Sign-out revokes
-    /// the access token when the server has a revocation endpoint.
+    /// request per lifetime). Sign-out revokes the access token when the server has a
+    /// revocation endpoint.
+    ///
+    /// **No refresh token.** `Credentials.refreshToken` and `Tokens.refreshToken` are
+    /// non-optional, and the stored format (the file and encrypted stores' JSON, a Keychain
+    /// item, a database row) has always had a string there; an optional would change every
+    /// store and every adopter's refresher. So a session without a refresh token stores the
+    /// empty string, which no server issues as a token: this refresher ignores it, the
+    /// ``oauth2(_:)-(OAuthProvider)`` refresher ends such a session instead of sending it, the
+    /// revokers skip it, and the engine tells two such sessions apart by their access tokens.
+    ///
+    /// ```swift
+    /// let session = SessionService(server: api, tokenStore: store,
+    ///                              configuration: .clientCredentials(provider, scopes: ["read"]))
+    /// ```
     public static func clientCredentials(_ provider: OAuthProvider, scopes: [String]) -> Self {
-        fatalError("not implemented yet")
+        let refresher = TokenRefresher(failureRule: .oauth2) { _, _ in
+            try await provider.clientCredentialsGrant(scopes: scopes).tokens
+        }
+        return Self(refresher: refresher, revoker: provider.revoker)
+    }
+}
+
+/// The stored session has no refresh token, so it cannot be refreshed: the session ends.
+struct NoRefreshTokenError: Error, LocalizedError, CustomStringConvertible {
+    var errorDescription: String? { description }
+    var description: String { "The session has no refresh token (the server issued none), so it cannot be renewed: sign in again." }
+}
+
+extension OAuthProvider {
+    /// Revokes the refresh token (when there is one), then the access token (RFC 7009), at the
+    /// revocation endpoint; local only without one. Both are tried whatever the first answered;
+    /// `unsupported_token_type` for the access token is fine.
+    var revoker: SessionRevoker {
+        guard let endpoint = metadata.revocationEndpoint else { return .localOnly }
+        return SessionRevoker { [self] credentials, _ in
+            let client = AuthorizationServerClient(provider: self)
+            var failure: NetworkError?
+            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
+            where !token.isEmpty {
+                do throws(NetworkError) {
+                    let request = [(name: "token", value: token), ("token_type_hint", hint)]
+                    _ = try await client.postExpectingAnyBody(endpoint, request, secrets: [token])
+                } catch where error.serverErrorCode == .unsupportedTokenType {
+                    continue
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            if let failure { throw failure }
+        }
     }
 }

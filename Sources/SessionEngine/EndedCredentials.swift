@@ -8,7 +8,8 @@ import TokenStore
 // until it succeeds.
 
 /// Stored credentials of a session that ended here, which the store could not remove yet:
-/// whose they are, a fingerprint of their refresh token (never the token), and why the
+/// whose they are, a fingerprint of their refresh token (of the access token for a session
+/// without one; never the token itself), and why the
 /// session ended.
 struct EndedCredentials: Sendable, Equatable {
     let accountID: String
@@ -21,13 +22,13 @@ struct EndedCredentials: Sendable, Equatable {
 
     init(_ credentials: Credentials, reason: SignOutReason) {
         accountID = credentials.accountID
-        refreshTokenFingerprint = Self.fingerprint(credentials.refreshToken)
+        refreshTokenFingerprint = Self.fingerprint(credentials.identifyingToken)
         self.reason = reason
     }
 
     /// Whether `credentials` are these (the same account and refresh token).
     func matches(_ credentials: Credentials) -> Bool {
-        credentials.accountID == accountID && Self.fingerprint(credentials.refreshToken) == refreshTokenFingerprint
+        credentials.accountID == accountID && Self.fingerprint(credentials.identifyingToken) == refreshTokenFingerprint
     }
 
     private static func fingerprint(_ token: String) -> Int {

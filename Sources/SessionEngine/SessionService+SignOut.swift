@@ -65,9 +65,9 @@ extension SessionService {
         }
         // Rotated credentials the store could not take, or that a refresh got after this
         // sign-out began, are the live ones: revoke those.
-        if let pending, pending.replaced.refreshToken == credentials.refreshToken {
+        if let pending, pending.replaced.identifyingToken == credentials.identifyingToken {
             credentials = pending.renewed
-        } else if let overtaken, overtaken.replaced.refreshToken == credentials.refreshToken {
+        } else if let overtaken, overtaken.replaced.identifyingToken == credentials.identifyingToken {
             credentials = overtaken.renewed
         }
         broadcaster.send(.signedOut(.userSignedOut))

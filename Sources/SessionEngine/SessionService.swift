@@ -149,7 +149,7 @@ public final class SessionService: Sendable {
             try await tokenStore.withExclusiveAccess { [tokenStore] in
                 // Saved only over what they replaced: if the store moved on (another program
                 // signed out, in, or refreshed), its session wins and these are dropped.
-                guard try await tokenStore.load()?.refreshToken == entry.replaced.refreshToken else { return }
+                guard try await tokenStore.load()?.identifyingToken == entry.replaced.identifyingToken else { return }
                 try await tokenStore.save(entry.renewed)
             }
         } catch {

@@ -143,7 +143,7 @@ struct SessionState: Sendable {
     /// retired), else `nil`. Unsaved credentials that do not fit are dropped: the store moved on.
     mutating func unsavedRenewal(over fromStore: Credentials?, in generation: Int) -> Credentials? {
         guard let entry = unsaved else { return nil }
-        if entry.generation == generation, let fromStore, fromStore.refreshToken == entry.replaced.refreshToken {
+        if entry.generation == generation, let fromStore, fromStore.identifyingToken == entry.replaced.identifyingToken {
             return entry.renewed
         }
         unsaved = nil

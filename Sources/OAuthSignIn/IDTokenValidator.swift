@@ -1,0 +1,66 @@
+import Foundation
+
+/// The checks of OpenID Connect Core §3.1.3.7 an ID token from the token endpoint gets here,
+/// in this order: a JWT with a JSON payload, `iss`, `aud`, `azp`, `exp`, `iat`, `nonce`, `sub`.
+/// The signature is not verified: see ``IDTokenClaims``.
+enum IDTokenValidator {
+    /// The checked claims of `idToken`.
+    /// - Parameters:
+    ///   - nonce: The request's nonce, which the token must carry; `nil` when none was sent.
+    /// - Throws: ``SignInError/idTokenInvalid(_:)`` naming the first check that failed.
+    static func claims(of idToken: String, provider: OAuthProvider, nonce: String?) throws(SignInError) -> IDTokenClaims {
+        func invalid(_ check: SignInError.IDTokenCheck, _ reason: String) -> SignInError {
+            SignInError.idTokenInvalid(check).with(detail: reason)
+        }
+        let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = PKCE.base64URLDecode(parts[1]),
+              let claims = try? JSONDecoder().decode([String: JSONValue].self, from: payload) else {
+            throw invalid(.format, "The ID token is not a JWT whose payload is a JSON object.")
+        }
+        let issuer = provider.metadata.issuer.absoluteString
+        guard let iss = claims["iss"]?.string, Discovery.normalized(iss) == Discovery.normalized(issuer) else {
+            throw invalid(.issuer, "Its `iss` is \(claims["iss"]?.string.map { "`\($0)`" } ?? "missing"), not `\(issuer)`.")
+        }
+        let audience: [String]
+        switch claims["aud"] {
+        case let .string(single)?: audience = [single]
+        case let .array(items)?: audience = items.compactMap(\.string)
+        default: audience = []
+        }
+        guard audience.contains(provider.clientID) else {
+            throw invalid(.audience, "Its `aud` (\(audience.joined(separator: ", "))) does not contain the client id `\(provider.clientID)`.")
+        }
+        let azp = claims["azp"]?.string
+        if audience.count > 1 || azp != nil {
+            guard azp == provider.clientID else {
+                throw invalid(.authorizedParty, "It has several audiences and its `azp` is "
+                    + "\(azp.map { "`\($0)`" } ?? "missing"), not the client id `\(provider.clientID)`.")
+            }
+        }
+        let now = provider.clock.now()
+        let skew = max(0, min(provider.clockSkew, 86_400))
+        guard let exp = date(claims["exp"]), exp.addingTimeInterval(skew) > now else {
+            throw invalid(.expiry, claims["exp"] == nil ? "It has no `exp`." : "It expired (`exp`) more than \(Int(skew)) s ago.")
+        }
+        guard let iat = date(claims["iat"]), iat <= now.addingTimeInterval(skew) else {
+            throw invalid(.issuedAt, claims["iat"] == nil ? "It has no `iat`." : "It was issued (`iat`) more than \(Int(skew)) s in the future.")
+        }
+        if let nonce {
+            // Compared, never printed: the nonce is a secret of the request.
+            guard claims["nonce"]?.string == nonce else {
+                throw invalid(.nonce, claims["nonce"] == nil ? "It has no `nonce`." : "Its `nonce` is not the request's.")
+            }
+        }
+        guard let sub = claims["sub"]?.string, !sub.isEmpty else {
+            throw invalid(.subject, "It has no `sub`.")
+        }
+        return IDTokenClaims(sub: sub, iss: iss, aud: audience, exp: exp, iat: iat, nonce: claims["nonce"]?.string,
+                             azp: azp, claims: claims)
+    }
+
+    /// A NumericDate claim, within 1970 … 5138 (anything else counts as missing).
+    private static func date(_ value: JSONValue?) -> Date? {
+        guard let seconds = value?.number, seconds.isFinite, seconds >= 0, seconds < 1e11 else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+}

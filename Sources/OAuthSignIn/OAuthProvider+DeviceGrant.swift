@@ -1,0 +1,133 @@
+import Foundation
+import NetworkService
+import SessionEngine
+
+// The device authorization grant (RFC 8628).
+
+extension OAuthProvider {
+    /// The device flow: asks for a user code, has the front end show it, polls until the user
+    /// approves, declines or the code expires.
+    func signInWithDevice(scopes: [String],
+                          show: @Sendable (DeviceAuthorization) async throws -> Void) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
+        let authorization = try await startDeviceAuthorization(scopes: scopes)
+        do {
+            try await show(authorization)
+        } catch is CancellationError {
+            throw SignInError.cancelled
+        } catch {
+            throw SignInError.frontEndFailed.with(detail: "Showing the user code failed.", underlying: error)
+        }
+        let reply = try await pollForTokens(authorization)
+        return (reply, try idTokenClaims(of: reply, nonce: nil, openIDRequested: scopes.contains("openid")))
+    }
+
+    /// POSTs to the device authorization endpoint (RFC 8628 §3.1) and reads its answer (§3.2).
+    func startDeviceAuthorization(scopes: [String]) async throws(SignInError) -> DeviceAuthorization {
+        guard let endpoint = metadata.deviceAuthorizationEndpoint else {
+            throw SignInError.flowUnavailable.with(detail: "The server has no device authorization endpoint.")
+        }
+        let object: [String: JSONValue]
+        do {
+            object = try await AuthorizationServerClient(provider: self)
+                .post(endpoint, scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))], secrets: [])
+        } catch {
+            throw SignInError.from(error, endpoint: "device authorization endpoint") { .deviceAuthorizationError($0) }
+        }
+        // `verification_url` is the name Google's endpoint used before RFC 8628.
+        guard let deviceCode = object["device_code"]?.string, !deviceCode.isEmpty,
+              let userCode = object["user_code"]?.string, !userCode.isEmpty,
+              let verification = (object["verification_uri"] ?? object["verification_url"])?.string,
+              let verificationURI = URL(string: verification), verificationURI.scheme != nil else {
+            throw SignInError.invalidResponse.with(detail: "The device authorization endpoint's answer lacks "
+                + "device_code, user_code or verification_uri.")
+        }
+        return DeviceAuthorization(
+            userCode: userCode, verificationURI: verificationURI,
+            verificationURIComplete: object["verification_uri_complete"]?.string.flatMap(URL.init(string:)),
+            expiresIn: Self.bounded(object["expires_in"], default: 1800, within: 1...86_400),
+            interval: Self.bounded(object["interval"], default: 5, within: 1...300),
+            deviceCode: deviceCode)
+    }
+
+    /// Polls the token endpoint (RFC 8628 §3.4, §3.5) at the interval, 5 s more after each
+    /// `slow_down`, until tokens, `access_denied`, `expired_token`, another error, the code's
+    /// own expiry or cancellation.
+    func pollForTokens(_ authorization: DeviceAuthorization) async throws(SignInError) -> TokenReply {
+        let deadline = clock.now().addingTimeInterval(authorization.expiresIn)
+        var interval = authorization.interval
+        let client = AuthorizationServerClient(provider: self)
+        let fields = [(name: "grant_type", value: "urn:ietf:params:oauth:grant-type:device_code"),
+                      ("device_code", authorization.deviceCode)]
+        while true {
+            do {
+                try await clock.sleep(.milliseconds(Int64(interval * 1000)))
+            } catch {
+                throw SignInError.cancelled.with(detail: "The device sign-in was cancelled while waiting for approval.")
+            }
+            if Task.isCancelled {
+                throw SignInError.cancelled.with(detail: "The device sign-in was cancelled while waiting for approval.")
+            }
+            guard clock.now() < deadline else {
+                throw SignInError.expiredToken.with(detail: "The user code expired (after \(Int(authorization.expiresIn)) s) "
+                    + "before it was approved.")
+            }
+            do {
+                let object = try await client.post(metadata.tokenEndpoint, fields, secrets: [authorization.deviceCode])
+                guard let reply = TokenReply(object) else {
+                    throw SignInError.invalidResponse.with(detail: "The token endpoint's answer has no access_token.")
+                }
+                return reply
+            } catch let error as NetworkError where error.kind == .httpStatus {
+                switch error.serverErrorCode?.rawValue {
+                case "authorization_pending":
+                    continue
+                case "slow_down":
+                    interval = min(interval + 5, 300)
+                case "access_denied":
+                    throw SignInError.accessDenied.with(detail: "The user declined the device sign-in.", underlying: error)
+                case "expired_token":
+                    throw SignInError.expiredToken.with(detail: "The server says the user code expired before it was approved.",
+                                                        underlying: error)
+                default:
+                    throw SignInError.from(error, endpoint: "token endpoint")
+                }
+            } catch let error as NetworkError {
+                throw SignInError.from(error, endpoint: "token endpoint")
+            } catch let error as SignInError {
+                throw error
+            } catch {
+                throw SignInError.networkFailure.with(detail: "Polling the token endpoint failed.", underlying: error)
+            }
+        }
+    }
+
+    /// The client credentials grant (RFC 6749 §4.4); its failures are the SDK's NetworkError,
+    /// as the engine's refresh failure rules expect.
+    func clientCredentialsGrant(scopes: [String]) async throws(NetworkError) -> TokenReply {
+        var fields = [(name: "grant_type", value: "client_credentials")]
+        if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
+        let object = try await AuthorizationServerClient(provider: self).post(metadata.tokenEndpoint, fields, secrets: [])
+        guard let reply = TokenReply(object) else {
+            throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: metadata.tokenEndpoint), statusCode: 200,
+                               serverMessage: "the token endpoint's answer has no access_token")
+        }
+        // No refresh token (RFC 6749 §4.4.3): the next token comes from the same grant.
+        return TokenReply(tokens: Tokens(accessToken: reply.tokens.accessToken, refreshToken: "",
+                                         tokenType: reply.tokens.tokenType, expiresIn: reply.tokens.expiresIn,
+                                         scope: reply.scope),
+                          idToken: nil, scope: reply.scope)
+    }
+
+    /// A number of seconds from the server (a number or numeric string) brought within
+    /// `range`; `fallback` when absent or not a finite number.
+    private static func bounded(_ value: JSONValue?, default fallback: TimeInterval, within range: ClosedRange<TimeInterval>) -> TimeInterval {
+        let seconds: Double?
+        switch value {
+        case let .number(number)?: seconds = number
+        case let .string(text)?: seconds = Double(text)
+        default: seconds = nil
+        }
+        guard let seconds, seconds.isFinite else { return fallback }
+        return min(max(seconds, range.lowerBound), range.upperBound)
+    }
+}

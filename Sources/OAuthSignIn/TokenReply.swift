@@ -1,0 +1,68 @@
+import Foundation
+import NetworkService
+import SessionEngine
+
+/// The token endpoint's successful answer (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3).
+struct TokenReply: Sendable {
+    /// The tokens to keep. A reply without a refresh token keeps `previous` (a refresh the
+    /// server did not rotate), else the empty string: see ``/SessionEngine/Tokens`` and
+    /// ``SessionService/Configuration/clientCredentials(_:scopes:)`` for why a session without
+    /// a refresh token stores an empty one.
+    let tokens: Tokens
+    /// `id_token`, when the server sent one.
+    let idToken: String?
+    /// `scope`, when the server said.
+    let scope: String?
+
+    init(tokens: Tokens, idToken: String?, scope: String?) {
+        self.tokens = tokens
+        self.idToken = idToken
+        self.scope = scope
+    }
+
+    /// The reply in `object`; `nil` without a non-empty `access_token`.
+    init?(_ object: [String: JSONValue], keepingRefreshToken previous: String? = nil) {
+        guard let access = object["access_token"]?.string, !access.isEmpty else { return nil }
+        let rotated = object["refresh_token"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        scope = object["scope"]?.string
+        idToken = object["id_token"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        tokens = Tokens(accessToken: AccessToken(access), refreshToken: rotated ?? previous ?? "",
+                        tokenType: object["token_type"]?.string ?? "Bearer",
+                        expiresIn: Self.lifetime(object["expires_in"]), scope: scope)
+    }
+
+    /// `expires_in` as a number or numeric string, kept only within 1 s … 10 years (anything
+    /// else is unknown: the engine then reads the JWT or waits for a 401).
+    static func lifetime(_ value: JSONValue?) -> TimeInterval? {
+        let seconds: Double?
+        switch value {
+        case let .number(number)?: seconds = number
+        case let .string(text)?: seconds = Double(text)
+        default: seconds = nil
+        }
+        guard let seconds, seconds.isFinite, seconds >= 1, seconds <= 315_360_000 else { return nil }
+        return seconds
+    }
+}
+
+extension SignInError {
+    /// The sign-in error for a failed request to the authorization server: an OAuth error code
+    /// becomes `serverCodeKind` with that code, anything else `.networkFailure` (or
+    /// `.invalidResponse`, `.cancelled`); the ``/NetworkService/NetworkError`` stays underneath.
+    static func from(_ error: NetworkError, endpoint: String,
+                     serverCodeKind: (ServerErrorCode) -> SignInError = { .tokenEndpointError($0) }) -> SignInError {
+        switch error.kind {
+        case .cancelled:
+            return SignInError.cancelled.with(detail: "The request to the \(endpoint) was cancelled.", underlying: error)
+        case .decoding:
+            return SignInError.invalidResponse.with(detail: "The \(endpoint)'s answer is not a JSON object: \(error)", underlying: error)
+        case .httpStatus:
+            guard let code = error.serverErrorCode else { fallthrough }
+            let status = error.statusCode.map { "HTTP \($0)" } ?? "an error"
+            let message = error.serverMessage.map { ": \($0)" } ?? "."
+            return serverCodeKind(code).with(detail: "The \(endpoint) answered \(status) \(code)\(message)", underlying: error)
+        default:
+            return SignInError.networkFailure.with(detail: "The \(endpoint) could not be used: \(error)", underlying: error)
+        }
+    }
+}
