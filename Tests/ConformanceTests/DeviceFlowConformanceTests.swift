@@ -49,7 +49,11 @@ extension OAuthConformanceTests {
             // The interval was kept: no more polls than seconds elapsed (plus the first).
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             #expect(Double(counters.deviceCodeCalls) <= seconds / authorization.interval + 1)
-            #expect(try await session.signedInAccountID() == result.accountID)
+            let idToken = try #require(result.idToken)
+            #expect(idToken.sub == (try await SignInFixture.userID()))
+            #expect(idToken.aud == [OAuthTestServer.deviceClientID])
+            #expect(result.accountID == idToken.sub)
+            #expect(try await session.signedInAccountID() == idToken.sub)
             #expect(try await SignInFixture.me(session).username == OAuthTestServer.username)
             print("conformance: device flow: \(counters.deviceCodeCalls) polls in \(String(format: "%.1f", seconds)) s (\(counters.deviceCodeCalls - 1) authorization_pending), approved in DOT's device views, session for \(result.accountID)")
             try await session.signOut()

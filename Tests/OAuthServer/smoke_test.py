@@ -450,8 +450,8 @@ def sign_in_flows(base, env):
     expect(r.status == 302 and params.get("error") == "invalid_request", "code_challenge_method=plain: invalid_request")
 
     # --- the device grant
-    def device_code():
-        return call(base, "POST", "/o/device-authorization/", form={"client_id": "sdk-device", "scope": "read"}).json()
+    def device_code(scope="read"):
+        return call(base, "POST", "/o/device-authorization/", form={"client_id": "sdk-device", "scope": scope}).json()
 
     def poll(code):
         return call(base, "POST", "/o/token/", form={"grant_type": "urn:ietf:params:oauth:grant-type:device_code",
@@ -474,7 +474,13 @@ def sign_in_flows(base, env):
     expect(poll(code).json() == {"error": "authorization_pending"}, "before approval: authorization_pending")
     expect(decide(code, "accept").status == 302, "the user enters the code and accepts")
     r = poll(code)
-    expect(r.status == 200 and "access_token" in r.json(), "after approval: tokens")
+    expect(r.status == 200 and "access_token" in r.json() and "id_token" not in r.json(), "after approval: tokens (no ID token without openid)")
+    code = device_code("openid read")
+    decide(code, "accept")
+    r = poll(code)
+    claims = jwt_claims(r.json().get("id_token", "x.e30."))
+    expect(r.status == 200 and claims.get("aud") == "sdk-device" and claims.get("iss") == issuer
+           and claims.get("preferred_username") == user, "with openid: an ID token for the device client")
     code = device_code()
     decide(code, "deny")
     expect(poll(code).json() == {"error": "access_denied"}, "denied: access_denied")
@@ -494,7 +500,7 @@ def sign_in_flows(base, env):
     r = call(base, "GET", "/api/client/", headers={"Authorization": "Bearer not-a-token"})
     expect(r.status == 401 and "Bearer" in r.headers.get("www-authenticate", ""), "/api/client/ with an unknown token: 401")
     c = call(base, "GET", "/test/counters").json()
-    expect(c["authorizationCodeCalls"] == 1 and c["deviceCodeCalls"] == 4 and c["clientCredentialsCalls"] == 1,
+    expect(c["authorizationCodeCalls"] == 1 and c["deviceCodeCalls"] == 5 and c["clientCredentialsCalls"] == 1,
            f"counters by grant {c}")
 
 

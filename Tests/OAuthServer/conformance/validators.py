@@ -1,11 +1,17 @@
+import time
+
 from oauth2_provider.models import get_device_grant_model
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.oauth2.rfc8628.grant_types import DeviceCodeGrant
 
 
+DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
+
+
 class ConformanceValidator(OAuth2Validator):
     """DOT's validator with the user's name in the ID token and at userinfo
-    (`preferred_username`), and the device-code check that oauthlib 4 asks of it."""
+    (`preferred_username`), the device-code check that oauthlib 4 asks of it, and an ID
+    token for a device grant with the `openid` scope."""
 
     # Every claim for every `openid` token, whatever other scopes it has.
     oidc_claim_scope = None
@@ -30,3 +36,13 @@ class ConformanceValidator(OAuth2Validator):
         if device.status == model.DENIED:
             return DeviceCodeGrant.DEVICE_CODE_DENIED
         return DeviceCodeGrant.DEVICE_CODE_PENDING
+
+    def save_bearer_token(self, token, request, *args, **kwargs):
+        """An ID token beside the tokens of a device grant that asked for `openid`, as hosted
+        providers (Okta, Microsoft Entra ID, Google) send one: oauthlib's device grant is plain
+        OAuth 2.0 and would send none. Signed like the authorization code's (RS256, the
+        client's audience); oauthlib serializes the token after this, so the answer has it."""
+        super().save_bearer_token(token, request, *args, **kwargs)
+        if request.grant_type == DEVICE_GRANT_TYPE and "openid" in (request.scopes or []):
+            id_token = {"aud": request.client_id, "iat": int(time.time())}
+            token["id_token"] = self.finalize_id_token(id_token, token, None, request)
