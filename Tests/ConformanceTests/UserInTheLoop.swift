@@ -4,10 +4,12 @@ import Foundation
 /// Runs a sign-in while the test plays the user on what it hands to the front end (the URL
 /// to open, the code to show), as two tasks: the sign-in's outcome (its error included) and
 /// what the user did come back together. The user's part failing cancels the sign-in, so a
-/// broken step never leaves the flow waiting out its timeout.
+/// broken step never leaves the flow waiting out its timeout; so does a sign-in that has not
+/// ended after `seconds` (a server that never answers the polls, say), failing the test.
 enum UserInTheLoop {
     /// What the user's part returned, or `nil` when the flow never handed anything over.
     static func run<Shown: Sendable, Signed: Sendable, Done: Sendable>(
+        seconds: Int = 60,
         signIn: @escaping @Sendable (_ frontEnd: @escaping @Sendable (Shown) async throws -> Void) async throws -> Signed,
         user: @escaping @Sendable (Shown) async throws -> Done
     ) async throws -> (signIn: Result<Signed, any Error>, user: Done?) {
@@ -29,13 +31,23 @@ enum UserInTheLoop {
                 guard let first = await iterator.next() else { return .user(nil) }
                 return .user(try await user(first))
             }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw TestSetupError("the sign-in did not end within \(seconds) s")
+            }
             var signed: Result<Signed, any Error>?
             var done: Done?
+            var partsLeft = 2
             do {
                 for try await part in group {
                     switch part {
                     case let .signIn(result): signed = result
                     case let .user(value): done = value
+                    }
+                    partsLeft -= 1
+                    if partsLeft == 0 {
+                        group.cancelAll()  // the deadline's task, the only one left: its error is dropped
+                        break
                     }
                 }
             } catch {
