@@ -73,6 +73,10 @@ public enum OAuthTestServer {
         public var deviceCodeCalls: Int
         /// Token calls with `grant_type=client_credentials`.
         public var clientCredentialsCalls: Int
+        /// Device polls answered `authorization_pending`.
+        public var authorizationPending: Int
+        /// Device polls answered `slow_down` (sooner than the interval after the previous one).
+        public var slowDown: Int
     }
 
     /// The counters.
@@ -83,6 +87,8 @@ public enum OAuthTestServer {
     public static func expireAccessTokens() async throws { try await server().send(TestRoute.expireAccessTokens) }
     /// Makes every pending device code expire now: its next poll answers `expired_token`.
     public static func expireDeviceCodes() async throws { try await server().send(TestRoute.expireDeviceCodes) }
+    /// Makes the next poll of every pending device code answer `slow_down`.
+    public static func slowDownDeviceCodes() async throws { try await server().send(TestRoute.slowDownDeviceCodes) }
 
     /// Stops the server (its port refuses connections until ``resume()``).
     public static func stop() throws { try control("stop") }
@@ -104,7 +110,7 @@ public enum OAuthTestServer {
     }
 
     private enum TestRoute: Endpoint {
-        case counters, reset, expireAccessTokens, expireDeviceCodes
+        case counters, reset, expireAccessTokens, expireDeviceCodes, slowDownDeviceCodes
         var method: HTTPMethod { self == .counters ? .get : .post }
         var path: EndpointPath {
             switch self {
@@ -112,6 +118,7 @@ public enum OAuthTestServer {
             case .reset: "/test/reset"
             case .expireAccessTokens: "/test/expire-access-tokens"
             case .expireDeviceCodes: "/test/expire-device-codes"
+            case .slowDownDeviceCodes: "/test/slow-down-device-codes"
             }
         }
         var authentication: EndpointAuthentication { .none }

@@ -3,6 +3,7 @@ import Foundation
 import OAuthSignIn
 import SessionEngine
 import Testing
+import TokenStore
 
 extension OAuthConformanceTests {
     /// The device authorization grant (RFC 8628) through the docs' example
@@ -44,11 +45,12 @@ extension OAuthConformanceTests {
             #expect(authorization.verificationURIComplete?.absoluteString.hasSuffix("user_code=" + authorization.userCode) == true)
             #expect(authorization.interval == 1)
             let counters = try await OAuthTestServer.counters()
-            // At least one poll answered authorization_pending before the one that got the tokens.
-            #expect(counters.deviceCodeCalls >= 2)
-            // The interval was kept: no more polls than seconds elapsed (plus the first).
+            // At least one poll answered authorization_pending before the one that got the tokens,
+            // and none came sooner than the interval (the server would have said slow_down).
+            #expect(counters.authorizationPending >= 1)
+            #expect(counters.slowDown == 0)
+            #expect(counters.deviceCodeCalls == counters.authorizationPending + 1)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            #expect(Double(counters.deviceCodeCalls) <= seconds / authorization.interval + 1)
             let idToken = try #require(result.idToken)
             #expect(idToken.sub == (try await SignInFixture.userID()))
             #expect(idToken.aud == [OAuthTestServer.deviceClientID])
@@ -56,6 +58,28 @@ extension OAuthConformanceTests {
             #expect(try await session.signedInAccountID() == idToken.sub)
             #expect(try await SignInFixture.me(session).username == OAuthTestServer.username)
             print("conformance: device flow: \(counters.deviceCodeCalls) polls in \(String(format: "%.1f", seconds)) s (\(counters.deviceCodeCalls - 1) authorization_pending), approved in DOT's device views, session for \(result.accountID)")
+            try await session.signOut()
+        }
+
+        @Test("slow_down is honoured: the SDK waits the interval plus 5 s before polling again")
+        func slowDown() async throws {
+            try await OAuthTestServer.reset()
+            let slowedDown = LockedValue<ContinuousClock.Instant?>(nil)
+            let (outcome, _) = try await signIn { user, authorization in
+                try await OAuthTestServer.slowDownDeviceCodes()
+                try await UserInTheLoop.waitForPolls(2)  // the one answered slow_down
+                slowedDown.withLock { $0 = .now }
+                try await user.decide(userCode: authorization.userCode, .approve)
+            }
+            let ended = ContinuousClock.now
+            let (session, _) = try outcome.get()
+            let counters = try await OAuthTestServer.counters()
+            #expect(counters.slowDown == 1)
+            #expect(counters.deviceCodeCalls == 3)  // pending, slow_down, the tokens
+            let waited = ended - (try #require(slowedDown.withLock { $0 }))
+            // 1 s + 5 s after the slow_down answer (which this task notices a little late).
+            #expect(waited >= .seconds(5.5), "polled again \(waited) after slow_down")
+            print("conformance: device flow: slow_down answered, the next poll came \(waited) later (interval 1 s + 5 s)")
             try await session.signOut()
         }
 

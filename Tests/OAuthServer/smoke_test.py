@@ -94,7 +94,8 @@ def main():
     user, password = env["APP_OAUTH_USERNAME"], env["APP_OAUTH_PASSWORD"]
     auth = {"Authorization": basic(cid, secret)}
     counts = dict(tokenCalls=0, refreshCalls=0, passwordCalls=0, revokeCalls=0, unauthorized=0, forbidden=0,
-                  invalidGrant=0, authorizationCodeCalls=0, deviceCodeCalls=0, clientCredentialsCalls=0)
+                  invalidGrant=0, authorizationCodeCalls=0, deviceCodeCalls=0, clientCredentialsCalls=0,
+                  authorizationPending=0, slowDown=0)
 
     def token(form, label, headers=auth):
         r = call(base, "POST", "/o/token/", form=form, headers=headers, label=label)
@@ -326,7 +327,7 @@ def load(base, auth, user, password, n):
     want = dict(tokenCalls=len(everything), refreshCalls=2 * k + len(followups), passwordCalls=n - 2 * k,
                 revokeCalls=0, unauthorized=0, forbidden=0,
                 invalidGrant=sum("invalid_grant" in r.body for r in everything),
-                authorizationCodeCalls=0, deviceCodeCalls=0, clientCredentialsCalls=0)
+                authorizationCodeCalls=0, deviceCodeCalls=0, clientCredentialsCalls=0, authorizationPending=0, slowDown=0)
     expect(c == want, f"counters after the load {c} match the requests")
 
 
@@ -471,7 +472,10 @@ def sign_in_flows(base, env):
     expect(code["interval"] == 1 and code["verification_uri"] == base + "/o/device/"
            and code["verification_uri_complete"].endswith("user_code=" + code["user_code"]),
            "device authorization: interval 1, the verification URIs")
-    expect(poll(code).json() == {"error": "authorization_pending"}, "before approval: authorization_pending")
+    time.sleep(1.05)
+    expect(poll(code).json() == {"error": "authorization_pending"}, "before approval, a second on: authorization_pending")
+    expect(poll(code).json() == {"error": "slow_down"}, "polling again at once: slow_down")
+    time.sleep(1.05)
     expect(decide(code, "accept").status == 302, "the user enters the code and accepts")
     r = poll(code)
     expect(r.status == 200 and "access_token" in r.json() and "id_token" not in r.json(), "after approval: tokens (no ID token without openid)")
@@ -482,6 +486,7 @@ def sign_in_flows(base, env):
     expect(r.status == 200 and claims.get("aud") == "sdk-device" and claims.get("iss") == issuer
            and claims.get("preferred_username") == user, "with openid: an ID token for the device client")
     code = device_code()
+    time.sleep(1.05)
     decide(code, "deny")
     expect(poll(code).json() == {"error": "access_denied"}, "denied: access_denied")
     code = device_code()
@@ -500,7 +505,7 @@ def sign_in_flows(base, env):
     r = call(base, "GET", "/api/client/", headers={"Authorization": "Bearer not-a-token"})
     expect(r.status == 401 and "Bearer" in r.headers.get("www-authenticate", ""), "/api/client/ with an unknown token: 401")
     c = call(base, "GET", "/test/counters").json()
-    expect(c["authorizationCodeCalls"] == 1 and c["deviceCodeCalls"] == 5 and c["clientCredentialsCalls"] == 1,
+    expect(c["authorizationCodeCalls"] == 1 and c["deviceCodeCalls"] == 6 and c["slowDown"] == 1 and c["clientCredentialsCalls"] == 1,
            f"counters by grant {c}")
 
 

@@ -31,6 +31,10 @@ class CountingMiddleware:
                 names.append("clientCredentialsCalls")
             if b"invalid_grant" in response.content:
                 names.append("invalidGrant")
+            if b'"authorization_pending"' in response.content:
+                names.append("authorizationPending")
+            if b'"slow_down"' in response.content:
+                names.append("slowDown")
         elif request.method == "POST" and request.path == REVOKE_PATH:
             names.append("revokeCalls")
         if response.status_code == 401 and request.path.startswith("/api/"):

@@ -12,6 +12,8 @@ COUNTER_NAMES = [
     "authorizationCodeCalls",  # token calls with grant_type=authorization_code
     "deviceCodeCalls",  # token calls with the device_code grant (each poll)
     "clientCredentialsCalls",  # token calls with grant_type=client_credentials
+    "authorizationPending",  # device polls answered authorization_pending
+    "slowDown",  # device polls answered slow_down (sooner than the interval after the last)
 ]
 
 

@@ -126,16 +126,36 @@ class ServerMetadataView(OAuthServerMetadataView):
 @method_decorator(csrf_exempt, name="dispatch")
 class TokenView(oauth2_views.TokenView):
     """POST /o/token/: DOT's token endpoint, except that a device code past its expiry
-    answers `expired_token` (RFC 8628 §3.5). DOT 3.4 marks a code expired only when
+    answers `expired_token` (RFC 8628 §3.5; DOT 3.4 marks a code expired only when
     someone enters it at /o/device/, so a device polling an expired code would hear
-    `authorization_pending` forever."""
+    `authorization_pending` forever), and a device polling sooner than the interval hears
+    `slow_down` (DOT 3.4 never sends it)."""
 
     def post(self, request, *args, **kwargs):
         if request.POST.get("grant_type") == "urn:ietf:params:oauth:grant-type:device_code":
-            device = get_device_grant_model().objects.filter(device_code=request.POST.get("device_code", "")).first()
-            if device is not None:
-                device.is_expired()  # sets the EXPIRED status once the code is past its time
+            model = get_device_grant_model()
+            device = model.objects.filter(device_code=request.POST.get("device_code", "")).first()
+            if device is not None and not device.is_expired() and device.status == model.AUTHORIZATION_PENDING:
+                # RFC 8628 §3.5 slow_down: a poll sooner than the interval after the previous
+                # one (or the code's creation) is told to slow down. The poll time is kept in
+                # last_checked (saving sets it to now).
+                too_soon = timezone.now() - device.last_checked < timedelta(seconds=oauth2_settings.DEVICE_FLOW_INTERVAL)
+                device.save(update_fields=["last_checked"])
+                if too_soon:
+                    return JsonResponse({"error": "slow_down"}, status=400)
         return super().post(request, *args, **kwargs)
+
+
+@csrf_exempt
+@require_POST
+def slow_down_device_codes(request):
+    """POST /test/slow-down-device-codes: the next poll of every pending device code answers
+    slow_down (its last poll is moved into the future)."""
+    model = get_device_grant_model()
+    marked = model.objects.filter(status=model.AUTHORIZATION_PENDING).update(
+        last_checked=timezone.now() + timedelta(days=1)
+    )
+    return JsonResponse({"marked": marked})
 
 
 @csrf_exempt

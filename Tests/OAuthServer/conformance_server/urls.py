@@ -31,4 +31,5 @@ urlpatterns = [
     re_path(r"^test/reset/?$", views.reset),
     re_path(r"^test/expire-access-tokens/?$", views.expire_access_tokens),
     re_path(r"^test/expire-device-codes/?$", views.expire_device_codes),
+    re_path(r"^test/slow-down-device-codes/?$", views.slow_down_device_codes),
 ]
