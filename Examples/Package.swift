@@ -2,7 +2,8 @@
 // Two front ends that share the SDK, the way an app and its admin tool would:
 // `app-member` (what a member does) and `app-admin` (what an admin does). Both are thin
 // command-line programs over the SDK's RepositoryService; what they have in common (token
-// store choice, passphrase, output, exit codes) lives in CLISupport.
+// store choice, passphrase, output, exit codes) lives in CLISupport. A third, `app-oauth`,
+// signs in to any OAuth 2.0 / OpenID Connect server with OAuthSignIn and the same stores.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -17,6 +18,7 @@ let package = Package(
         .executable(name: "app-member", targets: ["app-member"]),
         .executable(name: "app-admin", targets: ["app-admin"]),
         .executable(name: "app-bench", targets: ["app-bench"]),
+        .executable(name: "app-oauth", targets: ["app-oauth"]),
     ],
     dependencies: [
         .package(name: "AppSDK", path: ".."),
@@ -58,6 +60,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Signs in to any OAuth 2.0 / OpenID Connect server the way `gh auth login` does
+        // (browser, device code, client credentials) and keeps the session in the CLIs' stores.
+        .executableTarget(
+            name: "app-oauth",
+            dependencies: [
+                "CLISupport",
+                .product(name: "OAuthSignIn", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
+                .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Benchmarks and multi-process runs (scripts/bench, the fleet test): the SDK measured
         // from outside against the reference server in test mode.
         .executableTarget(
@@ -90,8 +106,9 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "app-member", "app-admin",
+                "app-member", "app-admin", "app-oauth",
                 .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "NetworkService", package: "AppSDK"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -5,26 +5,62 @@
 //
 // usage: OAuthProbe <server-url> <client-id> <store-path> <key-file> <seconds> <pause-ms>
 // (the client secret comes from APP_OAUTH_CLIENT_SECRET, never from the command line)
+//    or: OAuthProbe client-credentials <server-url> <issuer> <client-id> <store-path> <key-file> <seconds> <pause-ms>
+// (a job with a client-credentials session, the docs' example through
+// OIDCAdopter.clientCredentialsSession; the secret from APP_OAUTH_SERVICE_CLIENT_SECRET)
 // prints `calls N`, `failed N`, `signedOut N` and the first few errors (which never contain
 // a token), and exits 0 when it ran to the end.
 import AppSDKTesting
 import Foundation
+import NetworkService
+import OAuthSignIn
 import SessionEngine
 import TokenStore
 
-let arguments = CommandLine.arguments
-guard arguments.count == 7, let seconds = Double(arguments[5]), let pause = Int(arguments[6]) else {
-    FileHandle.standardError.write(Data("usage: OAuthProbe <server-url> <client-id> <store-path> <key-file> <seconds> <pause-ms>\n".utf8))
+let usage = """
+    usage: OAuthProbe <server-url> <client-id> <store-path> <key-file> <seconds> <pause-ms>
+       or: OAuthProbe client-credentials <server-url> <issuer> <client-id> <store-path> <key-file> <seconds> <pause-ms>
+
+    """
+var arguments = Array(CommandLine.arguments.dropFirst())
+let clientCredentials = arguments.first == "client-credentials"
+if clientCredentials { arguments.removeFirst() }
+guard arguments.count == (clientCredentials ? 7 : 6), let seconds = Double(arguments[arguments.count - 2]),
+      let pause = Int(arguments[arguments.count - 1]), seconds > 0, seconds <= 3600, pause >= 0, pause <= 60_000 else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
 
 do {
-    let adopter = try await OAuthAdopter(
-        baseURL: arguments[1], clientID: arguments[2], clientSecret: ProcessInfo.processInfo.environment["APP_OAUTH_CLIENT_SECRET"] ?? "",
-        storeURL: URL(fileURLWithPath: arguments[3]), keyURL: URL(fileURLWithPath: arguments[4]))
+    let environment = ProcessInfo.processInfo.environment
+    let service: SessionService
+    let call: @Sendable () async throws -> Void
+    if clientCredentials {
+        guard let issuer = URL(string: arguments[1]) else {
+            FileHandle.standardError.write(Data("OAuthProbe: the issuer is not a URL\n".utf8))
+            exit(64)
+        }
+        let (storeURL, keyURL) = (URL(fileURLWithPath: arguments[3]), URL(fileURLWithPath: arguments[4]))
+        #if EncryptedTokenStore
+        let store = try await EncryptedFileTokenStore(fileURL: storeURL, key: .keyFile(keyURL))
+        #else
+        let store = FileTokenStore(fileURL: storeURL)
+        #endif
+        let session = try await OIDCAdopter.clientCredentialsSession(
+            issuer: issuer, clientID: arguments[2], clientSecret: environment["APP_OAUTH_SERVICE_CLIENT_SECRET"] ?? "",
+            scopes: ["read"], api: try Server(baseURL: arguments[0]), store: store)
+        service = session
+        call = { let _: TokenOwner = try await session.request { server, token in try await server.send(ClientEndpoint(), accessToken: token) } }
+    } else {
+        let adopter = try await OAuthAdopter(
+            baseURL: arguments[0], clientID: arguments[1], clientSecret: environment["APP_OAUTH_CLIENT_SECRET"] ?? "",
+            storeURL: URL(fileURLWithPath: arguments[2]), keyURL: URL(fileURLWithPath: arguments[3]))
+        service = adopter.service
+        call = { _ = try await adopter.me() }
+    }
     let signedOut = LockedCounter()
     let events = Task {
-        for await event in adopter.service.events() {
+        for await event in service.events() {
             if case .signedOut = event { signedOut.increment() }
         }
     }
@@ -34,7 +70,7 @@ do {
     let end = clock.now + .seconds(seconds)
     while clock.now < end {
         do {
-            _ = try await adopter.me()
+            try await call()
         } catch {
             errors.append(String(describing: error))
         }

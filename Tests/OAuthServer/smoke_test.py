@@ -93,7 +93,9 @@ def main():
     cid, secret = env["APP_OAUTH_CLIENT_ID"], env["APP_OAUTH_CLIENT_SECRET"]
     user, password = env["APP_OAUTH_USERNAME"], env["APP_OAUTH_PASSWORD"]
     auth = {"Authorization": basic(cid, secret)}
-    counts = dict(tokenCalls=0, refreshCalls=0, passwordCalls=0, revokeCalls=0, unauthorized=0, invalidGrant=0)
+    counts = dict(tokenCalls=0, refreshCalls=0, passwordCalls=0, revokeCalls=0, unauthorized=0, forbidden=0,
+                  invalidGrant=0, authorizationCodeCalls=0, deviceCodeCalls=0, clientCredentialsCalls=0,
+                  authorizationPending=0, slowDown=0)
 
     def token(form, label, headers=auth):
         r = call(base, "POST", "/o/token/", form=form, headers=headers, label=label)
@@ -258,6 +260,7 @@ def main():
 
     if args.load:
         load(base, auth, user, password, args.load)
+    sign_in_flows(base, env)
     print(f"\nsmoke_test: {passed} passed, 0 failed")
 
 
@@ -322,8 +325,188 @@ def load(base, auth, user, password, n):
     c = call(base, "GET", "/test/counters").json()
     everything = results + followups
     want = dict(tokenCalls=len(everything), refreshCalls=2 * k + len(followups), passwordCalls=n - 2 * k,
-                revokeCalls=0, unauthorized=0, invalidGrant=sum("invalid_grant" in r.body for r in everything))
+                revokeCalls=0, unauthorized=0, forbidden=0,
+                invalidGrant=sum("invalid_grant" in r.body for r in everything),
+                authorizationCodeCalls=0, deviceCodeCalls=0, clientCredentialsCalls=0, authorizationPending=0, slowDown=0)
     expect(c == want, f"counters after the load {c} match the requests")
+
+
+class Browser:
+    """A user's browser: cookies kept, redirects not followed (each is looked at)."""
+
+    def __init__(self, base):
+        self.base = base
+        self.cookies = {}
+
+    def request(self, method, url, form=None):
+        parts = urllib.parse.urlsplit(urllib.parse.urljoin(self.base, url))
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+        try:
+            conn.request(method, parts.path + ("?" + parts.query if parts.query else ""), body=body, headers=headers)
+            r = conn.getresponse()
+            for name, value in r.getheaders():
+                if name.lower() == "set-cookie":
+                    cookie = value.split(";", 1)[0]
+                    k, _, v = cookie.partition("=")
+                    self.cookies[k.strip()] = v.strip()
+            return Response(r.status, {k.lower(): v for k, v in r.getheaders()}, r.read().decode())
+        finally:
+            conn.close()
+
+    def hidden_fields(self, html):
+        import re
+        fields = {}
+        for tag in re.findall(r"<input[^>]*>", html):
+            name = re.search(r'name="([^"]*)"', tag)
+            value = re.search(r'value="([^"]*)"', tag)
+            if name and 'type="hidden"' in tag:
+                fields[name.group(1)] = (value.group(1) if value else "").replace("&amp;", "&")
+        return fields
+
+    def sign_in(self, user, password):
+        page = self.request("GET", "/accounts/login/")
+        form = self.hidden_fields(page.body)
+        form.update(username=user, password=password, next="/test/counters")
+        r = self.request("POST", "/accounts/login/", form)
+        return r.status == 302 and r.headers.get("location") == "/test/counters"
+
+
+def jwt_claims(token):
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def sign_in_flows(base, env):
+    """OpenID Connect discovery, the authorization-code grant with PKCE and a loopback
+    redirect, the device grant, client credentials."""
+    import hashlib
+    import secrets
+
+    user, password = env["APP_OAUTH_USERNAME"], env["APP_OAUTH_PASSWORD"]
+    issuer = env["APP_OAUTH_ISSUER"]
+    call(base, "POST", "/test/reset")
+    r = call(base, "GET", "/o/.well-known/openid-configuration", label="OpenID Connect discovery")
+    d = r.json()
+    expect(r.status == 200 and d["issuer"] == issuer, f"discovery names the issuer {issuer}")
+    expect(d["device_authorization_endpoint"] == base + "/o/device-authorization/"
+           and d["revocation_endpoint"] == base + "/o/revoke_token/"
+           and d["userinfo_endpoint"] == base + "/o/userinfo/"
+           and d["code_challenge_methods_supported"] == ["S256"],
+           "discovery names the device, revocation and userinfo endpoints, and S256 only")
+    r = call(base, "GET", "/.well-known/oauth-authorization-server/o", label="RFC 8414 metadata of the issuer /o")
+    expect(r.status == 200 and r.json()["issuer"] == issuer and "device_authorization_endpoint" in r.json(),
+           "RFC 8414 metadata at /.well-known/oauth-authorization-server/o names the same issuer")
+
+    # --- authorization code with PKCE, loopback redirect on any port
+    browser = Browser(base)
+    expect(browser.sign_in(user, password), "the user signs in to Django (login form, CSRF token)")
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+
+    def authorize(port, allow, **extra):
+        query = dict(response_type="code", client_id="sdk-browser", redirect_uri=f"http://127.0.0.1:{port}/callback",
+                     scope="openid read", state="st4te", nonce="n0nce", code_challenge=challenge,
+                     code_challenge_method="S256")
+        query.update(extra)
+        query = {k: v for k, v in query.items() if v is not None}
+        page = browser.request("GET", "/o/authorize/?" + urllib.parse.urlencode(query))
+        if page.status != 200:
+            return page
+        form = browser.hidden_fields(page.body)
+        if allow:
+            form["allow"] = "Authorize"
+        return browser.request("POST", "/o/authorize/?" + urllib.parse.urlencode(query), form)
+
+    for port in (49152, 61000):
+        r = authorize(port, True)
+        location = urllib.parse.urlsplit(r.headers.get("location", ""))
+        params = dict(urllib.parse.parse_qsl(location.query))
+        expect(r.status == 302 and location.netloc == f"127.0.0.1:{port}" and location.path == "/callback"
+               and params.get("state") == "st4te" and "code" in params,
+               f"approving redirects to the loopback port {port} with a code and the state")
+    t = call(base, "POST", "/o/token/", label=None, form=dict(
+        grant_type="authorization_code", code=params["code"], redirect_uri="http://127.0.0.1:61000/callback",
+        client_id="sdk-browser", code_verifier=verifier))
+    expect(t.status == 200 and {"access_token", "refresh_token", "id_token"} <= set(t.json()),
+           "the code and verifier give access, refresh and ID tokens")
+    claims = jwt_claims(t.json()["id_token"])
+    expect(claims["iss"] == issuer and claims["aud"] == "sdk-browser" and claims["nonce"] == "n0nce"
+           and claims["preferred_username"] == user, "the ID token: iss, aud, nonce, preferred_username")
+    r = call(base, "GET", "/o/userinfo/", headers={"Authorization": "Bearer " + t.json()["access_token"]})
+    expect(r.status == 200 and r.json()["sub"] == claims["sub"], "userinfo answers the ID token's sub")
+    r = authorize(61000, False)
+    params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(r.headers.get("location", "")).query))
+    expect(r.status == 302 and params.get("error") == "access_denied" and params.get("state") == "st4te",
+           "denying redirects with error=access_denied and the state")
+    r = authorize(61000, True, code_challenge=None, code_challenge_method=None)
+    params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(r.headers.get("location", "")).query))
+    expect(r.status == 302 and params.get("error") == "invalid_request", "no code challenge: invalid_request (PKCE required)")
+    r = authorize(61000, True, code_challenge_method="plain")
+    params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(r.headers.get("location", "")).query))
+    expect(r.status == 302 and params.get("error") == "invalid_request", "code_challenge_method=plain: invalid_request")
+
+    # --- the device grant
+    def device_code(scope="read"):
+        return call(base, "POST", "/o/device-authorization/", form={"client_id": "sdk-device", "scope": scope}).json()
+
+    def poll(code):
+        return call(base, "POST", "/o/token/", form={"grant_type": "urn:ietf:params:oauth:grant-type:device_code",
+                                                     "device_code": code["device_code"], "client_id": "sdk-device"})
+
+    def decide(code, action):
+        page = browser.request("GET", "/o/device/")
+        form = browser.hidden_fields(page.body)
+        form["user_code"] = code["user_code"]
+        r = browser.request("POST", "/o/device/", form)
+        confirm = browser.request("GET", r.headers["location"])
+        form = browser.hidden_fields(confirm.body)
+        form["action"] = action
+        return browser.request("POST", r.headers["location"], form)
+
+    code = device_code()
+    expect(code["interval"] == 1 and code["verification_uri"] == base + "/o/device/"
+           and code["verification_uri_complete"].endswith("user_code=" + code["user_code"]),
+           "device authorization: interval 1, the verification URIs")
+    time.sleep(1.05)
+    expect(poll(code).json() == {"error": "authorization_pending"}, "before approval, a second on: authorization_pending")
+    expect(poll(code).json() == {"error": "slow_down"}, "polling again at once: slow_down")
+    time.sleep(1.05)
+    expect(decide(code, "accept").status == 302, "the user enters the code and accepts")
+    r = poll(code)
+    expect(r.status == 200 and "access_token" in r.json() and "id_token" not in r.json(), "after approval: tokens (no ID token without openid)")
+    code = device_code("openid read")
+    decide(code, "accept")
+    r = poll(code)
+    claims = jwt_claims(r.json().get("id_token", "x.e30."))
+    expect(r.status == 200 and claims.get("aud") == "sdk-device" and claims.get("iss") == issuer
+           and claims.get("preferred_username") == user, "with openid: an ID token for the device client")
+    code = device_code()
+    time.sleep(1.05)
+    decide(code, "deny")
+    expect(poll(code).json() == {"error": "access_denied"}, "denied: access_denied")
+    code = device_code()
+    expect(call(base, "POST", "/test/expire-device-codes").json()["expired"] >= 1, "expire-device-codes")
+    expect(poll(code).json() == {"error": "expired_token"}, "expired: expired_token")
+
+    # --- client credentials
+    service = {"Authorization": basic(env["APP_OAUTH_SERVICE_CLIENT_ID"], env["APP_OAUTH_SERVICE_CLIENT_SECRET"])}
+    r = call(base, "POST", "/o/token/", form={"grant_type": "client_credentials"}, headers=service,
+             label=None)
+    expect(r.status == 200 and r.json()["expires_in"] == 5 and "refresh_token" not in r.json(),
+           "client credentials: a 5-second token, no refresh token")
+    r = call(base, "GET", "/api/client/", headers={"Authorization": "Bearer " + r.json()["access_token"]})
+    expect(r.status == 200 and r.json() == {"clientID": "sdk-service", "scope": "read write", "username": None},
+           "/api/client/ answers the client-credentials token's client")
+    r = call(base, "GET", "/api/client/", headers={"Authorization": "Bearer not-a-token"})
+    expect(r.status == 401 and "Bearer" in r.headers.get("www-authenticate", ""), "/api/client/ with an unknown token: 401")
+    c = call(base, "GET", "/test/counters").json()
+    expect(c["authorizationCodeCalls"] == 1 and c["deviceCodeCalls"] == 6 and c["slowDown"] == 1 and c["clientCredentialsCalls"] == 1,
+           f"counters by grant {c}")
 
 
 if __name__ == "__main__":

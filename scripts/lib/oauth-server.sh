@@ -25,15 +25,24 @@
 #       an empty database that `start` copies (VENV_DIR/db-templates), remade whenever a
 #       .py file of Tests/OAuthServer changes.
 #   start STATE_DIR
-#       Installs if needed, makes a fresh SQLite database in STATE_DIR, creates the user
-#       `conformance` (random password) and the confidential password-grant client
-#       `sdk-conformance` (random secret), starts the server on a free 127.0.0.1 port in
-#       the background and waits until it answers. Writes STATE_DIR/env:
+#       Installs if needed, makes a fresh SQLite database in STATE_DIR, generates the RSA
+#       key that signs ID tokens (STATE_DIR/oidc-key.pem, mode 600), creates the user
+#       `conformance` (random password), the confidential password-grant client
+#       `sdk-conformance` (random secret), the public authorization-code client
+#       `sdk-browser` (redirect URI http://127.0.0.1/callback, any port), the public device
+#       client `sdk-device` and the confidential client-credentials client `sdk-service`
+#       (random secret), starts the server on a free 127.0.0.1 port in the background and
+#       waits until it answers. Writes STATE_DIR/env:
 #           APP_OAUTH_SERVER_URL=http://127.0.0.1:PORT
+#           APP_OAUTH_ISSUER=http://127.0.0.1:PORT/o   (OpenID Connect discovery below it)
 #           APP_OAUTH_CLIENT_ID=sdk-conformance
 #           APP_OAUTH_CLIENT_SECRET=...
 #           APP_OAUTH_USERNAME=conformance
 #           APP_OAUTH_PASSWORD=...
+#           APP_OAUTH_BROWSER_CLIENT_ID=sdk-browser
+#           APP_OAUTH_DEVICE_CLIENT_ID=sdk-device
+#           APP_OAUTH_SERVICE_CLIENT_ID=sdk-service
+#           APP_OAUTH_SERVICE_CLIENT_SECRET=...
 #       and the server's pid to STATE_DIR/pid; the log is STATE_DIR/server.log.
 #   stop STATE_DIR
 #       TERM, up to 5 s, then KILL. Does nothing when the server is not running.
@@ -44,6 +53,7 @@
 # Environment:
 #   OAUTH_ACCESS_TOKEN_SECONDS   access token lifetime at `start` (default 5; kept on resume)
 #   OAUTH_REFRESH_TOKEN_SECONDS  refresh token lifetime (default: none, they never expire)
+#   OAUTH_DEVICE_INTERVAL_SECONDS the device grant's polling interval (default 1)
 #   OAUTH_SERVER_VENV            the virtualenv (default .build/oauth-venv)
 #   OAUTH_SERVER_PYTHON          the python that creates it (default python3)
 #   OAUTH_SERVER_WORKERS         gunicorn worker processes (default 2)
@@ -233,7 +243,8 @@ _oauth_server_template() {
         mkdir -p "$venv/db-templates" || return 1
         tmp="$venv/db-templates/$hash.$$.tmp"
         rm -f "$tmp"
-        if ! (cd "$_oauth_server_project" && OAUTH_SERVER_DB=$tmp PYTHONDONTWRITEBYTECODE=1 \
+        # Migrating signs nothing: an empty key file will do.
+        if ! (cd "$_oauth_server_project" && OAUTH_SERVER_DB=$tmp OAUTH_OIDC_KEY_FILE=/dev/null PYTHONDONTWRITEBYTECODE=1 \
             "$venv/bin/python" manage.py migrate --noinput -v 0) >>"$log" 2>&1; then
             rm -f "$tmp" "$tmp-wal" "$tmp-shm"
             return 1
@@ -244,7 +255,7 @@ _oauth_server_template() {
 }
 
 oauth_server_start() {
-    local dir=${1:?usage: oauth_server_start STATE_DIR} venv port secret password client_secret template
+    local dir=${1:?usage: oauth_server_start STATE_DIR} venv port secret password client_secret service_secret template
     venv=$(_oauth_server_venv)
     oauth_server_install "$venv" || return 1
     mkdir -p "$dir" || return 1
@@ -254,17 +265,29 @@ oauth_server_start() {
         return 1
     fi
 
-    rm -f "$dir/db.sqlite3" "$dir/db.sqlite3-wal" "$dir/db.sqlite3-shm" "$dir/env" "$dir/pid"
+    rm -f "$dir/db.sqlite3" "$dir/db.sqlite3-wal" "$dir/db.sqlite3-shm" "$dir/env" "$dir/pid" "$dir/oidc-key.pem"
     : >"$dir/server.log"
     # A free port, and random letters and digits for the secrets.
-    read -r port secret password client_secret < <("$venv/bin/python" -c '
+    read -r port secret password client_secret service_secret < <("$venv/bin/python" -c '
 import secrets, socket, string
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 r = lambda n: "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(n))
-print(s.getsockname()[1], r(50), r(24), r(40))
+print(s.getsockname()[1], r(50), r(24), r(40), r(40))
 ')
-    [ -n "$client_secret" ] || { _oauth_server_err "could not pick a port"; return 1; }
+    [ -n "$service_secret" ] || { _oauth_server_err "could not pick a port"; return 1; }
+    # The key that signs ID tokens: new for every state directory, readable by us only.
+    if ! (umask 077 && "$venv/bin/python" -c '
+import sys
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+with open(sys.argv[1], "wb") as f:
+    f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+' "$dir/oidc-key.pem"); then
+        _oauth_server_err "could not generate the RSA key that signs ID tokens"
+        return 1
+    fi
 
     # What the server process reads, also on resume (no __pycache__ in the source tree).
     cat >"$dir/server.env" <<EOF
@@ -274,6 +297,8 @@ OAUTH_SERVER_DB=$dir/db.sqlite3
 OAUTH_SERVER_SECRET_KEY=$secret
 OAUTH_ACCESS_TOKEN_SECONDS=${OAUTH_ACCESS_TOKEN_SECONDS:-5}
 OAUTH_REFRESH_TOKEN_SECONDS=${OAUTH_REFRESH_TOKEN_SECONDS:-}
+OAUTH_DEVICE_INTERVAL_SECONDS=${OAUTH_DEVICE_INTERVAL_SECONDS:-1}
+OAUTH_OIDC_KEY_FILE=$dir/oidc-key.pem
 DJANGO_SETTINGS_MODULE=conformance_server.settings
 PYTHONDONTWRITEBYTECODE=1
 EOF
@@ -285,7 +310,8 @@ EOF
         set +a
         cd "$_oauth_server_project" &&
             "$venv/bin/python" manage.py setup_conformance --username=conformance \
-                --password="$password" --client-id=sdk-conformance --client-secret="$client_secret"
+                --password="$password" --client-id=sdk-conformance --client-secret="$client_secret" \
+                --service-client-secret="$service_secret"
     ) >>"$dir/server.log" 2>&1; then
         _oauth_server_err "migrating the database or creating the user and client failed"
         _oauth_server_log_tail "$dir"
@@ -295,10 +321,15 @@ EOF
     _oauth_server_launch "$dir" || return 1
     cat >"$dir/env" <<EOF
 APP_OAUTH_SERVER_URL=http://127.0.0.1:$port
+APP_OAUTH_ISSUER=http://127.0.0.1:$port/o
 APP_OAUTH_CLIENT_ID=sdk-conformance
 APP_OAUTH_CLIENT_SECRET=$client_secret
 APP_OAUTH_USERNAME=conformance
 APP_OAUTH_PASSWORD=$password
+APP_OAUTH_BROWSER_CLIENT_ID=sdk-browser
+APP_OAUTH_DEVICE_CLIENT_ID=sdk-device
+APP_OAUTH_SERVICE_CLIENT_ID=sdk-service
+APP_OAUTH_SERVICE_CLIENT_SECRET=$service_secret
 EOF
 }
 

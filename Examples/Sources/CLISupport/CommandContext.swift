@@ -34,7 +34,7 @@ public struct CommandContext: Sendable {
     static func make(_ options: GlobalOptions, purpose: Purpose) async throws(CLIError) -> CommandContext {
         let output = Output(json: options.json, verbose: options.verbose)
         let baseURL = try options.resolvedServerURL()
-        let transport = CommandTransport.make(try options.resolvedTransportKind(), timeout: options.timeout)
+        let transport = CommandTransport.make(try options.common.resolvedTransportKind(), timeout: options.common.timeout)
         do throws(CLIError) {
             let server: Server
             do {
@@ -42,8 +42,8 @@ public struct CommandContext: Sendable {
             } catch {
                 throw CLIError(error)
             }
-            let kind = try options.resolvedStoreKind()
-            let opened = try await makeStore(kind, options: options, purpose: purpose)
+            let kind = try options.common.resolvedStoreKind()
+            let opened = try await OpenedStore.open(kind, options: options.common, purpose: purpose)
             var store = opened.store
             if kind == .postgres {
                 // The store's description names the database, table and account, never the password.
@@ -76,38 +76,5 @@ public struct CommandContext: Sendable {
     func close() async {
         await closeStore()
         await transport.close()
-    }
-
-    /// A store, and what releases what it holds when the command is done.
-    private struct OpenedStore {
-        let store: any TokenStore
-        var close: @Sendable () async -> Void = {}
-        /// The store's `moveAsideIfUnreadable()`: where an unreadable file or row went, if one was moved.
-        var moveAside: (@Sendable () async throws(TokenStoreError) -> String?)?
-    }
-
-    private static func makeStore(_ kind: StoreKind, options: GlobalOptions, purpose: Purpose) async throws(CLIError) -> OpenedStore {
-        switch kind {
-        case .memory:
-            return OpenedStore(store: InMemoryTokenStore())
-        case .file:
-            let store = FileTokenStore(fileURL: options.resolvedStoreURL(for: kind))
-            return OpenedStore(store: store, moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable()?.path })
-        case .encrypted:
-            let url = options.resolvedStoreURL(for: kind)
-            let key = try Passphrase.keySource(keyFile: options.resolvedKeyFile(), storeFile: url,
-                                               isNewSession: purpose == .startSession)
-            let store: EncryptedFileTokenStore
-            do {
-                store = try await EncryptedFileTokenStore(fileURL: url, key: key)
-            } catch {
-                throw CLIError(error)
-            }
-            return OpenedStore(store: store, moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable()?.path })
-        case .postgres:
-            let store = try await PostgresStore.open(options, purpose: purpose)
-            return OpenedStore(store: store, close: { await store.shutdown() },
-                               moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable() })
-        }
     }
 }

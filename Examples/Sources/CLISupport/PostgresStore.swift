@@ -13,7 +13,7 @@ enum PostgresStore {
     /// Opens the store the options name; the caller shuts it down (``PostgresTokenStore/shutdown()``)
     /// when the command ends. For a new session asked for at the prompt, a new row (none yet for
     /// the account) asks for its passphrase twice, as a new encrypted file does.
-    static func open(_ options: GlobalOptions, purpose: CommandContext.Purpose) async throws(CLIError) -> PostgresTokenStore {
+    static func open(_ options: StoreOptions, purpose: CommandContext.Purpose) async throws(CLIError) -> PostgresTokenStore {
         let url = try options.resolvedDatabaseURL()
         let database = try redacted(url)
         let account = options.resolvedAccount()

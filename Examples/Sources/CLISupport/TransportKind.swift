@@ -1,7 +1,7 @@
 public import ArgumentParser
 import AsyncHTTPClientTransport
-import Foundation
-import NetworkService
+public import Foundation
+public import NetworkService
 
 /// How a program sends its requests (`--transport`).
 public enum TransportKind: String, CaseIterable, Sendable, ExpressibleByArgument {
@@ -12,16 +12,16 @@ public enum TransportKind: String, CaseIterable, Sendable, ExpressibleByArgument
 }
 
 /// The transport a command's server uses, and what to do with it when the command ends.
-struct CommandTransport: Sendable {
+public struct CommandTransport: Sendable {
     /// The transport to give the `Server`.
-    let transport: any HTTPTransport
+    public let transport: any HTTPTransport
     /// Releases what the transport holds: an AsyncHTTPClient client of its own is shut down
     /// (a URLSession needs nothing).
-    let close: @Sendable () async -> Void
+    public let close: @Sendable () async -> Void
 
     /// A transport of `kind` whose requests wait `timeout` seconds at most. The
     /// AsyncHTTPClient one owns its client, which ``close`` shuts down.
-    static func make(_ kind: TransportKind, timeout: TimeInterval) -> CommandTransport {
+    public static func make(_ kind: TransportKind, timeout: TimeInterval) -> CommandTransport {
         switch kind {
         case .urlsession:
             return CommandTransport(transport: URLSessionTransport(timeout: timeout), close: {})

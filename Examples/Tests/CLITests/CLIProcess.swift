@@ -41,14 +41,15 @@ struct CLIProcess {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Runs `program` with `arguments`; stops it after `timeout` seconds.
+    /// Runs `program` with `arguments`; stops it after `timeout` seconds. `errorFile`, when
+    /// given, is where its stderr goes while it runs (a test reads it as it grows).
     func run(_ program: String, _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
-             timeout: Double = 60) async throws -> Outcome {
+             timeout: Double = 60, errorFile: URL? = nil) async throws -> Outcome {
         let executable = try ChildProcess.locate(
             program, folderVariable: "APP_CLI_BIN_DIR", hint: "run `swift build` in Examples first, or set APP_CLI_BIN_DIR")
         let id = UUID().uuidString
         let outURL = folder.appendingPathComponent("\(id).out")
-        let errURL = folder.appendingPathComponent("\(id).err")
+        let errURL = errorFile ?? folder.appendingPathComponent("\(id).err")
         guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
               FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
             throw TestSetupError("cannot create output files in \(folder.path)")

@@ -23,8 +23,18 @@ class CountingMiddleware:
                 names.append("refreshCalls")
             elif grant_type == "password":
                 names.append("passwordCalls")
+            elif grant_type == "authorization_code":
+                names.append("authorizationCodeCalls")
+            elif grant_type == "urn:ietf:params:oauth:grant-type:device_code":
+                names.append("deviceCodeCalls")
+            elif grant_type == "client_credentials":
+                names.append("clientCredentialsCalls")
             if b"invalid_grant" in response.content:
                 names.append("invalidGrant")
+            if b'"authorization_pending"' in response.content:
+                names.append("authorizationPending")
+            if b'"slow_down"' in response.content:
+                names.append("slowDown")
         elif request.method == "POST" and request.path == REVOKE_PATH:
             names.append("revokeCalls")
         if response.status_code == 401 and request.path.startswith("/api/"):

@@ -9,6 +9,11 @@ COUNTER_NAMES = [
     "unauthorized",  # responses with status 401 under /api/
     "forbidden",  # responses with status 403 under /api/
     "invalidGrant",  # /o/token/ responses whose body contains "invalid_grant"
+    "authorizationCodeCalls",  # token calls with grant_type=authorization_code
+    "deviceCodeCalls",  # token calls with the device_code grant (each poll)
+    "clientCredentialsCalls",  # token calls with grant_type=client_credentials
+    "authorizationPending",  # device polls answered authorization_pending
+    "slowDown",  # device polls answered slow_down (sooner than the interval after the last)
 ]
 
 

@@ -96,7 +96,30 @@ USE_I18N = False
 # Kept at Django's default on purpose: a slash-less URL answers 301 to the slashed one.
 APPEND_SLASH = True
 
-LOGIN_URL = "/accounts/login/"  # not served: only the token endpoint's grants are tested
+# Django's own login form (conformance/templates/registration/login.html): the user the
+# conformance tests play signs in here before DOT's consent and device views.
+LOGIN_URL = "/accounts/login/"
+
+# Where the server listens (scripts/lib/oauth-server.sh), for the absolute URLs DOT hands
+# out without a request at hand: the device flow's verification URI.
+SERVER_PORT = _env_int("OAUTH_SERVER_PORT", 0)
+SERVER_URL = f"http://127.0.0.1:{SERVER_PORT}" if SERVER_PORT else ""
+
+
+def _oidc_private_key():
+    """The PEM of the RSA key that signs ID tokens: generated per state directory by
+    scripts/lib/oauth-server.sh start (never committed), its path in OAUTH_OIDC_KEY_FILE."""
+    path = os.environ.get("OAUTH_OIDC_KEY_FILE", "")
+    if not path:
+        raise ImproperlyConfigured(
+            "OAUTH_OIDC_KEY_FILE is not set: give the path of the RSA private key (PEM) that signs "
+            "ID tokens (scripts/lib/oauth-server.sh start generates one in the state directory)"
+        )
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as e:
+        raise ImproperlyConfigured(f"OAUTH_OIDC_KEY_FILE {path!r} cannot be read: {e.strerror}")
 
 OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": _env_int("OAUTH_ACCESS_TOKEN_SECONDS", 5),
@@ -108,7 +131,25 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     # No grace period: a rotated refresh token is dead at once, even for a retry.
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
-    "SCOPES": {"read": "Read scope", "write": "Write scope"},
+    "SCOPES": {"openid": "OpenID Connect", "profile": "Profile", "read": "Read scope", "write": "Write scope"},
+    # What a token request without `scope` gets (the password-grant client's tokens stay
+    # "read write"; `openid` is asked for explicitly).
+    "DEFAULT_SCOPES": ["read", "write"],
+    # OpenID Connect: ID tokens signed RS256 with the generated key, discovery at
+    # /o/.well-known/openid-configuration, userinfo at /o/userinfo/.
+    "OIDC_ENABLED": True,
+    "OIDC_RSA_PRIVATE_KEY": _oidc_private_key(),
+    "OAUTH2_VALIDATOR_CLASS": "conformance.validators.ConformanceValidator",
+    # The authorization-code grant needs PKCE, S256 only (RFC 9700 2.1.1).
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    # The device authorization grant (RFC 8628): the polling interval in seconds (1 unless
+    # OAUTH_DEVICE_INTERVAL_SECONDS says otherwise), the verification URI the device shows,
+    # and the one with the code filled in. Codes live 30 minutes (oauthlib's fixed default);
+    # the tests expire one with POST /test/expire-device-codes instead of waiting.
+    "DEVICE_FLOW_INTERVAL": _env_int("OAUTH_DEVICE_INTERVAL_SECONDS", 1),
+    "OAUTH_DEVICE_VERIFICATION_URI": f"{SERVER_URL}/o/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": f"{SERVER_URL}/o/device/?user_code={{user_code}}",
     # The resource owner password grant stays allowed (RFC 9700 discourages it; DOT
     # 3.x allows it while this gate is False and says it will flip in 4.0).
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": False,

@@ -1,9 +1,18 @@
-"""Creates (or updates) the test user and the OAuth application; safe to run again.
+"""Creates (or updates) the test user and the OAuth applications; safe to run again.
 
-    manage.py setup_conformance --username U --password P --client-id ID --client-secret S
+    manage.py setup_conformance --username U --password P --client-id ID --client-secret S \
+        --service-client-secret S2
 
 Each option falls back to an environment variable: OAUTH_USERNAME, OAUTH_PASSWORD,
-OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET.
+OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET, OAUTH_SERVICE_CLIENT_SECRET.
+
+The applications:
+- ID (confidential, password grant, secret S): the password-grant client;
+- `sdk-browser` (public, authorization code with PKCE, redirect URI
+  http://127.0.0.1/callback: any port, RFC 8252 §7.3, which DOT allows for 127.0.0.1);
+- `sdk-device` (public, the device authorization grant);
+- `sdk-service` (confidential, client credentials, secret S2).
+The public ones sign ID tokens with the server's RSA key (RS256).
 """
 import os
 
@@ -17,7 +26,13 @@ OPTIONS = {
     "password": "OAUTH_PASSWORD",
     "client_id": "OAUTH_CLIENT_ID",
     "client_secret": "OAUTH_CLIENT_SECRET",
+    "service_client_secret": "OAUTH_SERVICE_CLIENT_SECRET",
 }
+
+BROWSER_CLIENT_ID = "sdk-browser"
+DEVICE_CLIENT_ID = "sdk-device"
+SERVICE_CLIENT_ID = "sdk-service"
+LOOPBACK_REDIRECT_URI = "http://127.0.0.1/callback"
 
 
 class Command(BaseCommand):
@@ -40,6 +55,12 @@ class Command(BaseCommand):
         user.save()
 
         Application = get_application_model()
+        self.application(user, BROWSER_CLIENT_ID, Application.CLIENT_PUBLIC,
+                         Application.GRANT_AUTHORIZATION_CODE, redirect_uris=LOOPBACK_REDIRECT_URI)
+        self.application(user, DEVICE_CLIENT_ID, Application.CLIENT_PUBLIC, Application.GRANT_DEVICE_CODE)
+        self.application(user, SERVICE_CLIENT_ID, Application.CLIENT_CONFIDENTIAL,
+                         Application.GRANT_CLIENT_CREDENTIALS, secret=options["service_client_secret"])
+
         app = Application.objects.filter(client_id=options["client_id"]).first() or Application(
             client_id=options["client_id"]
         )
@@ -54,3 +75,18 @@ class Command(BaseCommand):
         app.client_secret = options["client_secret"]
         app.save()
         self.stdout.write(f"user {user.username} (id {user.id}), client {app.client_id}: ready")
+
+    def application(self, user, client_id, client_type, grant_type, redirect_uris="", secret=None):
+        Application = get_application_model()
+        app = Application.objects.filter(client_id=client_id).first() or Application(client_id=client_id)
+        app.name = client_id
+        app.user = user
+        app.client_type = client_type
+        app.authorization_grant_type = grant_type
+        app.redirect_uris = redirect_uris
+        app.algorithm = Application.RS256_ALGORITHM
+        if secret is not None:
+            app.hash_client_secret = True
+            app.client_secret = secret
+        app.save()
+        self.stdout.write(f"client {client_id} ({client_type}, {grant_type}): ready")

@@ -1,0 +1,102 @@
+public import ArgumentParser
+public import Foundation
+import NetworkService
+
+/// The options every command of every program takes besides the server: which token store,
+/// how to send requests, and how to print. Each falls back to an environment variable (see
+/// `--help`). `app-member` and `app-admin` take them inside ``GlobalOptions``; `app-oauth`,
+/// whose server is the issuer it signed in with, takes them alone.
+public struct StoreOptions: ParsableArguments, Sendable {
+    @Option(name: .long, help: ArgumentHelp("Where the session is kept: memory, file, encrypted or postgres. [APP_STORE, default file]", valueName: "kind"))
+    public var store: StoreKind?
+
+    @Option(name: .long, help: ArgumentHelp("The store file. [APP_STORE_PATH, default $XDG_CONFIG_HOME/app-sdk/credentials.json or .enc]", valueName: "path"))
+    public var storePath: String?
+
+    @Option(name: .long, help: ArgumentHelp("Encrypted and postgres stores: a 32-byte key file instead of a passphrase; created (0600) when missing. [APP_STORE_KEY_FILE]", valueName: "path"))
+    public var keyFile: String?
+
+    @Option(name: .customLong("database-url"), help: ArgumentHelp(
+        "Postgres store: the database, postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=disable|prefer|require]. [APP_DATABASE_URL] Prefer the variable: a flag's value, password included, shows in the process list (ps); the variable keeps it out. The password is never printed.",
+        valueName: "url"))
+    public var databaseURL: String?
+
+    @Option(name: .customLong("account"), help: ArgumentHelp("Postgres store: the session's row in the table; several accounts share one database. [APP_STORE_ACCOUNT, default default]", valueName: "name"))
+    public var account: String?
+
+    @Option(name: .long, help: ArgumentHelp("How requests are sent: urlsession or async-http-client. [APP_TRANSPORT, default urlsession]", valueName: "kind"))
+    public var transport: TransportKind?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a whole request may take, at most 86400 (a day).", valueName: "seconds"))
+    public var timeout: Double = 30
+
+    @Flag(name: .long, help: "Print results as JSON (stable keys, RFC 3339 dates) for scripts.")
+    public var json = false
+
+    @Flag(name: [.short, .long], help: "Say on stderr when this program refreshes the session.")
+    public var verbose = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard timeout > 0, timeout.isFinite else {
+            throw ValidationError("--timeout must be a positive number of seconds, got \(timeout)")
+        }
+        // The transports would cut a longer one to a day anyway; a flag that asks for more is a mistake.
+        guard timeout <= TransportLimits.maximumTimeout else {
+            throw ValidationError("--timeout must be at most \(Int(TransportLimits.maximumTimeout)) seconds (a day), got \(timeout)")
+        }
+        if let account, account.isEmpty {
+            throw ValidationError("--account must not be empty")
+        }
+    }
+
+    /// The store kind from the flag, else `APP_STORE`, else `file`.
+    public func resolvedStoreKind() throws(CLIError) -> StoreKind {
+        if let store { return store }
+        guard let text = Environment.value(Environment.store) else { return .file }
+        guard let kind = StoreKind(rawValue: text) else {
+            throw .usage("APP_STORE=\(text) is not a store kind", hint: "use memory, file, encrypted or postgres")
+        }
+        return kind
+    }
+
+    /// The transport from the flag, else `APP_TRANSPORT`, else `urlsession`.
+    public func resolvedTransportKind() throws(CLIError) -> TransportKind {
+        if let transport { return transport }
+        guard let text = Environment.value(Environment.transport) else { return .urlsession }
+        guard let kind = TransportKind(rawValue: text) else {
+            throw .usage("APP_TRANSPORT=\(text) is not a transport", hint: "use urlsession or async-http-client")
+        }
+        return kind
+    }
+
+    /// The store file from the flag, else `APP_STORE_PATH`, else the per-user default.
+    public func resolvedStoreURL(for kind: StoreKind) -> URL {
+        if let path = storePath ?? Environment.value(Environment.storePath) {
+            return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        }
+        return StoreLocation.defaultFile(for: kind)
+    }
+
+    /// The key file from the flag, else `APP_STORE_KEY_FILE`.
+    public func resolvedKeyFile() -> URL? {
+        (keyFile ?? Environment.value(Environment.keyFile)).map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }
+    }
+
+    /// The PostgreSQL URL from the flag, else `APP_DATABASE_URL`; required by `--store postgres`.
+    /// The URL holds the password: it is given to the store only, never printed.
+    public func resolvedDatabaseURL() throws(CLIError) -> String {
+        guard let url = databaseURL ?? Environment.value(Environment.databaseURL) else {
+            throw .usage("--store postgres needs the database: no --database-url given and APP_DATABASE_URL is not set",
+                         hint: "set APP_DATABASE_URL=postgres://USER:PASSWORD@HOST:PORT/DATABASE (the variable keeps the password out of the process list), or pass --database-url")
+        }
+        return url
+    }
+
+    /// The postgres store's account from the flag, else `APP_STORE_ACCOUNT`, else `default`.
+    public func resolvedAccount() -> String {
+        account ?? Environment.value(Environment.account) ?? "default"
+    }
+
+}

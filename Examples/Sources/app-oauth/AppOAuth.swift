@@ -1,0 +1,27 @@
+import ArgumentParser
+import CLISupport
+
+/// `app-oauth`: signs in to any OAuth 2.0 / OpenID Connect server from the command line, the
+/// way `gh auth login` does, and keeps the session in the other programs' token stores.
+@main
+struct AppOAuth: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app-oauth",
+        abstract: "Sign in to any OAuth 2.0 / OpenID Connect server: browser, device code or client credentials.",
+        discussion: """
+            sign-in remembers the issuer, the client and the flow beside the store (a \
+            .profile.json file, nothing secret in it); the other commands read them from there. \
+            The session is kept encrypted by default (--store encrypted, \
+            $XDG_CONFIG_HOME/app-sdk/oauth-credentials.enc).
+
+            \(ProgramHelp.storeFooter)
+            """,
+        subcommands: [
+            OAuthSignInCommand.self,
+            OAuthWhoAmICommand.self,
+            OAuthStatusCommand.self,
+            OAuthTokenCommand.self,
+            OAuthSignOutCommand.self,
+        ]
+    )
+}

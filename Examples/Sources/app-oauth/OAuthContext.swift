@@ -1,0 +1,96 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import NetworkService
+import OAuthSignIn
+import SessionEngine
+import TokenStore
+
+/// What an `app-oauth` command works with: the store (and the profile beside it), the
+/// transport, the output; and, once the provider is known, the session.
+struct OAuthContext: Sendable {
+    let options: StoreOptions
+    let output: Output
+    let store: OpenedStore
+    let transport: CommandTransport
+    /// Where the profile lives: beside the store file, or per account for the postgres store.
+    let profileURL: URL
+
+    /// Opens the store the options name (encrypted unless told otherwise, its own default
+    /// file, not the one of app-member) and the transport.
+    static func open(_ options: StoreOptions, purpose: CommandContext.Purpose) async throws(CLIError) -> OAuthContext {
+        var options = options
+        if options.store == nil, Environment.string("APP_STORE") == nil {
+            options.store = .encrypted
+        }
+        let kind = try options.resolvedStoreKind()
+        guard kind != .memory else {
+            throw CLIError(.usage, "app-oauth keeps the session between runs: --store memory would lose it at once",
+                           hint: "use --store encrypted (the default), file or postgres")
+        }
+        if options.storePath == nil, Environment.string("APP_STORE_PATH") == nil {
+            options.storePath = StoreLocation.folder
+                .appendingPathComponent(kind == .encrypted ? "oauth-credentials.enc" : "oauth-credentials.json").path
+        }
+        let profileURL = kind == .postgres
+            ? StoreLocation.folder.appendingPathComponent("oauth-profile-\(options.resolvedAccount()).json")
+            : URL(fileURLWithPath: options.resolvedStoreURL(for: kind).path + ".profile.json")
+        let transport = CommandTransport.make(try options.resolvedTransportKind(), timeout: options.timeout)
+        do throws(CLIError) {
+            let store = try await OpenedStore.open(kind, options: options, purpose: purpose)
+            return OAuthContext(options: options, output: Output(json: options.json, verbose: options.verbose),
+                                store: store, transport: transport, profileURL: profileURL)
+        } catch {
+            await transport.close()
+            throw error
+        }
+    }
+
+    /// The profile `sign-in` saved.
+    /// - Throws: ``ExitStatus/notSignedIn`` when there is none.
+    func profile() throws(CLIError) -> OAuthProfile {
+        guard let profile = try OAuthProfile.load(profileURL) else {
+            throw CLIError(.notSignedIn, "not signed in (no sign-in profile at \(profileURL.path))",
+                           hint: "run app-oauth sign-in --issuer URL --client-id ID (same --store and --store-path)")
+        }
+        return profile
+    }
+
+    /// Discovers the profile's provider (with the client secret from its file).
+    func provider(_ profile: OAuthProfile) async throws -> OAuthProvider {
+        try await OAuthProvider.discover(issuer: profile.issuer, clientID: profile.clientID,
+                                         clientSecret: try profile.clientSecret(), transport: transport.transport)
+    }
+
+    /// The session over the store, configured for the profile's flow.
+    func session(_ profile: OAuthProfile, provider: OAuthProvider) throws -> SessionService {
+        let server = try Server(baseURL: profile.issuer.absoluteString, transport: transport.transport)
+        let configuration: SessionService.Configuration = profile.mode == .clientCredentials
+            ? .clientCredentials(provider, scopes: profile.scopes) : .oauth2(provider)
+        return SessionService(server: server, tokenStore: store.store, configuration: configuration)
+    }
+
+    /// Releases the store and the transport.
+    func close() async {
+        await store.close()
+        await transport.close()
+    }
+
+    /// Runs `body` with a context, closes it, and turns any failure into its message on
+    /// stderr and its exit status.
+    static func run(_ options: StoreOptions, purpose: CommandContext.Purpose = .useSession,
+                    _ body: (OAuthContext) async throws -> Void) async throws(ExitCode) {
+        do {
+            let context = try await open(options, purpose: purpose)
+            do {
+                try await body(context)
+            } catch {
+                await context.close()
+                throw error
+            }
+            await context.close()
+        } catch {
+            throw Runner.fail(CLIError(oauth: error))
+        }
+    }
+}

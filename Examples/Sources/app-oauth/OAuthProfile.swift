@@ -1,0 +1,68 @@
+import CLISupport
+import Foundation
+import OAuthSignIn
+
+/// What `sign-in` remembers beside the store for the other commands: the issuer, the
+/// client, the flow, the scopes, where the client secret is read from (its path, never the
+/// secret) and the ID token's claims (for `whoami` when the server has no userinfo).
+struct OAuthProfile: Codable, Sendable {
+    /// How the session was started.
+    enum Mode: String, Codable, Sendable {
+        case browser, device
+        case clientCredentials = "client-credentials"
+    }
+
+    var issuer: URL
+    var clientID: String
+    var mode: Mode
+    var scopes: [String]
+    /// The absolute path of the file holding the client secret, if the client has one.
+    var clientSecretFile: String?
+    /// The ID token's claims at sign-in, if there was one.
+    var idTokenClaims: [String: JSONValue]?
+
+    /// The client secret, read from ``clientSecretFile``.
+    func clientSecret() throws(CLIError) -> String? {
+        guard let clientSecretFile else { return nil }
+        return try Self.readSecret(clientSecretFile)
+    }
+
+    /// The first line of the file at `path`, surrounding white space removed.
+    static func readSecret(_ path: String) throws(CLIError) -> String {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CLIError(.usage, "cannot read the client secret file \(path): \((error as NSError).localizedDescription)")
+        }
+        let secret = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)?
+            .trimmingCharacters(in: .whitespaces) ?? ""
+        guard !secret.isEmpty else { throw CLIError(.usage, "the client secret file \(path) is empty") }
+        return secret
+    }
+
+    /// Reads the profile at `url`; `nil` when there is none.
+    static func load(_ url: URL) throws(CLIError) -> OAuthProfile? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try JSONDecoder().decode(OAuthProfile.self, from: Data(contentsOf: url))
+        } catch {
+            throw CLIError(.store, "the sign-in profile \(url.path) cannot be read: \(error.localizedDescription)",
+                           hint: "sign in again (app-oauth sign-in --issuer ... --client-id ...)")
+        }
+    }
+
+    /// Writes the profile to `url` (mode 0600).
+    func save(_ url: URL) throws(CLIError) {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try encoder.encode(self).write(to: url, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        } catch {
+            throw CLIError(.store, "cannot write the sign-in profile \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import CLISupport
+import Foundation
+import OAuthSignIn
+import SessionEngine
+
+/// `sign-in`: signs in with the browser (authorization code with PKCE, loopback redirect),
+/// a code entered on another device, or the client's own credentials.
+struct OAuthSignInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign-in",
+        abstract: "Sign in to an OAuth 2.0 / OpenID Connect server and keep the session.",
+        discussion: """
+            --browser (the default) prints the authorization URL on stderr and opens it \
+            (xdg-open or open); the server redirects the browser back to 127.0.0.1. --device \
+            prints a code to enter at a URL on any device. --client-credentials signs the \
+            client in as itself (a job, a CI pipeline): it needs --client-secret-file.
+            """
+    )
+
+    /// The flow to sign in with.
+    enum Flow: String, EnumerableFlag {
+        case browser, device
+        case clientCredentials = "client-credentials"
+    }
+
+    @Option(help: ArgumentHelp("The issuer URL (discovery at ISSUER/.well-known/openid-configuration).", valueName: "url"))
+    var issuer: String
+
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The client id registered with the server.", valueName: "id"))
+    var clientID: String
+
+    @Option(name: .customLong("client-secret-file"),
+            help: ArgumentHelp("A file whose first line is the client secret (confidential clients; never on the command line).", valueName: "path"))
+    var clientSecretFile: String?
+
+    @Flag(help: "How to sign in.")
+    var flow: Flow = .browser
+
+    @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask for; repeat for several. [default: openid profile, none for --client-credentials]", valueName: "scope"))
+    var scopes: [String] = []
+
+    @OptionGroup var global: StoreOptions
+
+    func validate() throws {
+        guard let url = URL(string: issuer), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+            throw ValidationError("--issuer must be an http(s) URL, got \(issuer)")
+        }
+        guard !clientID.isEmpty else { throw ValidationError("--client-id must not be empty") }
+        if flow == .clientCredentials, clientSecretFile == nil {
+            throw ValidationError("--client-credentials needs --client-secret-file")
+        }
+    }
+
+    struct Outcome: Encodable {
+        let signedIn: Bool
+        let accountID: String
+        let flow: String
+        let issuer: String
+        let scope: String?
+    }
+
+    func run() async throws {
+        try await OAuthContext.run(global, purpose: .startSession) { context in
+            guard let issuerURL = URL(string: issuer) else { throw CLIError(.usage, "--issuer is not a URL: \(issuer)") }
+            let secretFile = clientSecretFile.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).path }
+            var profile = OAuthProfile(issuer: issuerURL, clientID: clientID, mode: mode, scopes: resolvedScopes,
+                                       clientSecretFile: secretFile, idTokenClaims: nil)
+            let provider = try await context.provider(profile)
+            let session = try context.session(profile, provider: provider)
+            let result = try await session.signIn(with: signInFlow(provider))
+            profile.idTokenClaims = result.idToken?.claims
+            try profile.save(context.profileURL)
+            try context.output.result(Outcome(signedIn: true, accountID: result.accountID, flow: flow.rawValue,
+                                              issuer: issuer, scope: result.scope)) {
+                "signed in as \(result.accountID) at \(issuer)"
+            }
+        }
+    }
+
+    private var mode: OAuthProfile.Mode {
+        switch flow {
+        case .browser: .browser
+        case .device: .device
+        case .clientCredentials: .clientCredentials
+        }
+    }
+
+    private var resolvedScopes: [String] {
+        if !scopes.isEmpty { return scopes }
+        return flow == .clientCredentials ? [] : ["openid", "profile"]
+    }
+
+    private func signInFlow(_ provider: OAuthProvider) -> SignInFlow {
+        switch flow {
+        case .browser:
+            return .browser(provider, scopes: resolvedScopes) { url in
+                Output.writeError("Open this URL in a browser to sign in:\n  \(url.absoluteString)")
+                BrowserOpener.open(url)
+            }
+        case .device:
+            return .device(provider, scopes: resolvedScopes) { authorization in
+                Output.writeError("To sign in, open \(authorization.verificationURI.absoluteString) on any device and enter the code \(authorization.userCode)")
+                if let complete = authorization.verificationURIComplete {
+                    Output.writeError("  (or open \(complete.absoluteString))")
+                }
+                Output.writeError("Waiting for the sign-in to be approved...")
+            }
+        case .clientCredentials:
+            return .clientCredentials(provider, scopes: resolvedScopes)
+        }
+    }
+}
