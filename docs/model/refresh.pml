@@ -18,7 +18,8 @@
  *   MAXLOSS=n      lost refresh responses
  *   MAXFAIL=n      transient refresh failures (a 5xx)
  *   MAXSIGN=n      sign-outs and sign-ins
- *   OPS=n          operations per client
+ *   OPS=n          operations per client of process 0
+ *   OPS1=n         operations of process 1's client (OPS unless set)
  *   NO_REREAD      variant: the refresh does not re-read the store inside the section
  *   NO_GENCHECK    variant: the refresh does not check the generation after the server answered
  */
@@ -40,6 +41,9 @@
 #endif
 #ifndef OPS
 #define OPS 1
+#endif
+#ifndef OPS1
+#define OPS1 OPS
 #endif
 
 #define NPROC   2
@@ -314,7 +318,7 @@ proctype Client(byte p) {
     bool joined, stale;
     {
         do
-        :: op < OPS ->
+        :: (p == 0 && op < OPS) || (p == 1 && op < OPS1) ->
             op++;
             if
             :: request()
