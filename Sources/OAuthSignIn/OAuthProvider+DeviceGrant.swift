@@ -18,7 +18,10 @@ extension OAuthProvider {
             throw SignInError.frontEndFailed.with(detail: "Showing the user code failed.", underlying: error)
         }
         let reply = try await pollForTokens(authorization)
-        return (reply, try idTokenClaims(of: reply, nonce: nil, openIDRequested: scopes.contains("openid")))
+        // RFC 8628 asks for no ID token, and many servers send none (django-oauth-toolkit's
+        // stock device grant): one that comes is checked; without one, `signIn(with:)` asks
+        // the userinfo endpoint who signed in.
+        return (reply, try idTokenClaims(of: reply, nonce: nil, openIDRequested: false))
     }
 
     /// POSTs to the device authorization endpoint (RFC 8628 §3.1) and reads its answer (§3.2).

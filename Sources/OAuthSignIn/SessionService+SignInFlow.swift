@@ -3,8 +3,9 @@ public import SessionEngine
 extension SessionService {
     /// Runs `flow` and keeps the session it ends with, through
     /// ``/SessionEngine/SessionService/startSession(tokens:accountID:)``: the account id is the ID
-    /// token's `sub` when there is one, the client id for client credentials, else the access
-    /// token's JWT `sub`.
+    /// token's `sub` when there is one; for a device sign-in with `openid` that got no ID token
+    /// (RFC 8628 asks for none), the userinfo endpoint's `sub`; the client id for client
+    /// credentials; else the access token's JWT `sub`.
     ///
     /// ```swift
     /// let provider = try await OAuthProvider.discover(issuer: issuer, clientID: "cli")
@@ -28,6 +29,9 @@ extension SessionService {
             (reply, claims) = try await provider.signInWithBrowser(scopes: scopes, timeout: timeout, open: open)
         case let .device(provider, scopes, show):
             (reply, claims) = try await provider.signInWithDevice(scopes: scopes, show: show)
+            if claims == nil, scopes.contains("openid"), provider.metadata.userinfoEndpoint != nil {
+                accountID = try await provider.userInfo(accessToken: reply.tokens.accessToken)["sub"]?.string
+            }
         case let .callback(callbackURL, request, provider):
             (reply, claims) = try await provider.completeAuthorization(callbackURL: callbackURL, request: request)
         case let .clientCredentials(provider, scopes):

@@ -43,6 +43,21 @@ struct DeviceFlowTests {
         #expect(FakeOIDCServer.form(of: poll)["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code")
     }
 
+    @Test("a server that sends no ID token for the device grant (RFC 8628 asks for none): the account is userinfo's sub")
+    func approvedWithoutIDToken() async throws {
+        let fake = try FakeOIDCServer()
+        fake.configure {
+            $0.devicePolls = ["approve"]
+            $0.sendsIDToken = false
+        }
+        let provider = try await fake.provider()
+        let store = InMemoryTokenStore()
+        let result = try await session(fake, provider, store: store).signIn(with: .device(provider, scopes: ["openid", "profile"]) { _ in })
+        #expect(result.accountID == "user-42" && result.idToken == nil)
+        #expect(try await store.load()?.accountID == "user-42")
+        #expect(fake.requests.contains { $0.url.absoluteString.hasSuffix("/userinfo/") })
+    }
+
     @Test("slow_down adds 5 seconds to the interval for every later poll")
     func slowDown() async throws {
         let fake = try FakeOIDCServer()
