@@ -77,7 +77,7 @@ public final class SessionService: Sendable {
         var refreshed = false
         if isDue(credentials, at: configuration.now()) {
             do {
-                credentials = try await refresh(after: credentials)
+                credentials = try await refresh(after: credentials, cause: .due)
                 refreshed = true
             } catch let error as SessionError where error.kind == .refreshFailed || error.kind == .refreshLimitExceeded {
                 // Refreshing ahead failed for a reason that may pass, but the token has not
@@ -93,7 +93,7 @@ public final class SessionService: Sendable {
             return try await call(handler, with: credentials)
         } catch let error as NetworkError where !refreshed && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
             do {
-                credentials = try await refresh(after: credentials)
+                credentials = try await refresh(after: credentials, cause: .authenticationFailure(statusCode: error.statusCode))
             } catch let limit as SessionError where limit.kind == .refreshLimitExceeded
                         && error.statusCode == 403 && !error.isAuthenticationFailure {
                 // A bare 403 (counted only because the policy opts in) on a token that was not
