@@ -259,15 +259,22 @@ extension SessionService {
     /// For a JWT whose `exp` and `iat` are whole seconds, the lifetime is a second shorter than
     /// `exp − iat` (`UnverifiedJWT.lifetime`): the server may have issued the token up to a
     /// second after the `iat` it wrote.
+    ///
+    /// `expiresAt` and a JWT's `exp` without `iat` are times on the server's clock: they are read
+    /// against this device's time plus the clock offset measured from the `Date` headers of
+    /// token responses (``Tokens/serverDate``, ``ClockSkew``: bounded and smoothed; a missing or
+    /// absurd `Date` changes nothing).
     func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil) -> Credentials {
         let now = requestedAt ?? configuration.now()
+        let measured = tokens.serverDate.flatMap { ClockSkew.measure(serverDate: $0, requestedAt: now) }
+        let serverNow = now.addingTimeInterval(ClockSkew.applied(state.withLock { $0.noteClockOffset(measured) }))
         var lifetime: TimeInterval?
         if let expiresIn = tokens.expiresIn {
             lifetime = expiresIn
         } else if let expiresAt = tokens.expiresAt {
-            lifetime = expiresAt.timeIntervalSince(now)
+            lifetime = expiresAt.timeIntervalSince(serverNow)
         } else if let claims = UnverifiedJWT(tokens.accessToken.rawValue) {
-            lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(now)
+            lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(serverNow)
         }
         guard let lifetime, lifetime.isFinite, lifetime > 0 else {
             return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,

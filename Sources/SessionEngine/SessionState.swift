@@ -41,6 +41,9 @@ struct SessionState: Sendable {
     private var acceptedAccessToken: String?
     /// How long a refresh takes here, smoothed (``RefreshTiming``); `nil` before the first.
     private(set) var refreshDuration: TimeInterval?
+    /// The server's clock less this device's, smoothed (``ClockSkew``); `nil` before a token
+    /// response with a sensible `Date` header.
+    private(set) var clockOffset: TimeInterval?
     /// Rotated credentials the store could not save (a full disk, say): the server has already
     /// retired the stored refresh token, so they are used for every call while the store still
     /// holds what they replaced, and saved again on the next call until the store takes them.
@@ -172,6 +175,13 @@ struct SessionState: Sendable {
     /// Adds a measured refresh to the smoothed refresh duration.
     mutating func noteRefreshDuration(_ measured: TimeInterval) {
         refreshDuration = RefreshTiming.smoothedDuration(refreshDuration, adding: measured)
+    }
+
+    /// Adds an offset measured from a token response's `Date` header (``ClockSkew``); returns
+    /// the smoothed offset.
+    mutating func noteClockOffset(_ measured: TimeInterval?) -> TimeInterval? {
+        if let measured { clockOffset = ClockSkew.smoothed(clockOffset, adding: measured) }
+        return clockOffset
     }
 
     private static func format(_ seconds: TimeInterval) -> String {
