@@ -53,7 +53,15 @@ extension SessionService {
                     defer { self.state.withLock { $0.refreshFinished(id) } }
                     // Recorded by the refresh itself, so that it comes before its other records.
                     record(id, .refreshStarted(cause))
-                    return try await perform(id, generation)
+                    let startedAt = configuration.now()
+                    do {
+                        let renewed = try await perform(id, generation)
+                        record(id, .refreshFinished(duration: configuration.now().timeIntervalSince(startedAt), succeeded: true))
+                        return renewed
+                    } catch {
+                        record(id, .refreshFinished(duration: configuration.now().timeIntervalSince(startedAt), succeeded: false))
+                        throw error
+                    }
                 }
             }
             return (task, state.refreshInFlightID ?? 0)

@@ -32,6 +32,9 @@ extension SessionRecord {
         case sessionEnded(SignOutReason)
         /// A store operation failed; `error` is the store error's description.
         case storeFailed(StoreOperation, error: String)
+        /// The refresh ended, `duration` seconds after it started: with credentials for its
+        /// callers (`succeeded`), or with an error. Always its last record.
+        case refreshFinished(duration: TimeInterval, succeeded: Bool)
 
         /// One line without any token.
         public var description: String {
@@ -49,6 +52,7 @@ extension SessionRecord {
             case .keptInMemory: "kept in memory (the store could not save it)"
             case let .sessionEnded(reason): "session ended (\(reason))"
             case let .storeFailed(operation, error): "store \(operation) failed: \(error)"
+            case let .refreshFinished(duration, succeeded): "finished in \(Self.seconds(duration)): \(succeeded ? "succeeded" : "failed")"
             }
         }
 

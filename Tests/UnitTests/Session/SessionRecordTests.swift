@@ -49,6 +49,7 @@ struct SessionRecordTests {
             .exclusiveSectionEntered(waited: 0),
             .serverAnswered(attempt: 1, duration: 0, outcome: .rotated),
             .saved,
+            .refreshFinished(duration: 0, succeeded: true),
         ])
     }
 
@@ -73,6 +74,7 @@ struct SessionRecordTests {
             .refreshStarted(.due),
             .exclusiveSectionEntered(waited: 2),
             .storeHeldNewerTokens,
+            .refreshFinished(duration: 2, succeeded: true),
         ])
     }
 
@@ -89,6 +91,7 @@ struct SessionRecordTests {
             .exclusiveSectionEntered(waited: 0),
             .serverAnswered(attempt: 1, duration: 0, outcome: .rejected(reason)),
             .sessionEnded(reason),
+            .refreshFinished(duration: 0, succeeded: false),
         ])
     }
 
@@ -104,6 +107,7 @@ struct SessionRecordTests {
             .refreshStarted(.due),
             .exclusiveSectionEntered(waited: 0),
             .serverAnswered(attempt: 1, duration: 0, outcome: .failed(RefreshFailure(kind: .httpStatus, statusCode: 502, delivery: .ambiguous))),
+            .refreshFinished(duration: 0, succeeded: false),
         ])
         #expect(try await service.isSignedIn())
     }
@@ -136,9 +140,10 @@ struct SessionRecordTests {
         store.failsSaving.withLock { $0 = true }
         clock.advance(by: 901)
         await #expect(throws: TokenStoreError.self) { try await me(service) }
-        #expect(Array(collector.events.suffix(2)) == [
+        #expect(Array(collector.events.suffix(3)) == [
             .keptInMemory,
             .storeFailed(.save, error: String(describing: FailingSaveStore.failure)),
+            .refreshFinished(duration: 0, succeeded: false),
         ])
     }
 
