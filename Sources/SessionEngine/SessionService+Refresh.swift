@@ -35,8 +35,8 @@ extension SessionService {
         }
     }
 
-    /// Joins the refresh in flight, or starts `perform` (given the generation it starts in) as
-    /// the new one.
+    /// Joins the refresh in flight, or starts `perform` (given its refresh id and the
+    /// generation it starts in) as the new one.
     ///
     /// The refresh runs in a task of its own, so one caller giving up cannot interrupt a
     /// rotation half way, and it stays the one in flight until it finishes; a cancelled caller
