@@ -18,10 +18,20 @@ extension Server {
     public func send<Response: Decodable & Sendable>(
         _ endpoint: some Endpoint, as type: Response.Type = Response.self, accessToken: AccessToken? = nil
     ) async throws(NetworkError) -> Response {
+        try await sendReadingHead(endpoint, as: type, accessToken: accessToken).0
+    }
+
+    /// Sends `endpoint` and decodes its JSON response, returning the response's head as well
+    /// (its status and headers, such as the server's `Date`).
+    ///
+    /// - Throws: ``NetworkError``, as ``send(_:as:accessToken:)`` does.
+    public func sendReadingHead<Response: Decodable & Sendable>(
+        _ endpoint: some Endpoint, as type: Response.Type = Response.self, accessToken: AccessToken? = nil
+    ) async throws(NetworkError) -> (Response, HTTPResponse) {
         let secrets = (accessToken.map { [$0.rawValue] } ?? []) + endpoint.secrets
         let (data, response) = try await perform(endpoint, accessToken: accessToken)
         do {
-            return try JSONCoding.makeDecoder().decode(Response.self, from: data)
+            return (try JSONCoding.makeDecoder().decode(Response.self, from: data), response)
         } catch {
             throw NetworkError(
                 kind: .decoding, method: endpoint.method, path: endpoint.path.rendered,

@@ -38,6 +38,18 @@ extension SessionService {
         /// How the API's error responses are read; `nil` (the default) keeps the server's
         /// own ``/NetworkService/Server/errorFormat``.
         public var errorFormat: ServerErrorFormat?
+        /// When a refresh that failed without ending the session is tried again (``RefreshRetryPolicy``).
+        /// Default: up to 3 attempts within 10 s, only when the request provably did not reach the
+        /// server's token logic; the app's `.appAPI` preset also retries ambiguous failures.
+        public var refreshRetry = RefreshRetryPolicy()
+        /// Receives a ``SessionRecord`` for each decision of the engine. Default `nil`: nothing
+        /// is built or formatted.
+        public var observer: SessionObserver?
+        /// Waits between refresh attempts, in seconds; throws `CancellationError` when cancelled.
+        /// Default: `Task.sleep`. Tests replace it (and move their clock) instead of sleeping.
+        public var sleep: @Sendable (_ seconds: TimeInterval) async throws -> Void = { seconds in
+            try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0), 86_400) * 1_000_000_000))
+        }
 
         /// Creates a configuration for the server `refresher` refreshes at; every other
         /// argument has the default described on its property.

@@ -4,16 +4,28 @@ import TokenStore
 
 // Refreshing: single flight in the process, the store's exclusive section across processes,
 // the store re-read first, the window's admission, the refresher's failures classified, and
-// the rotated credentials saved before they are used (rules 3 to 7, docs/DESIGN.md §3).
+// the rotated credentials saved before they are used (rules 3 to 7, docs/DESIGN.md §3), a
+// failure that may pass retried when that is safe (rule 8), each decision recorded for the
+// observer (SessionRecord).
 
 extension SessionService {
     /// New credentials to replace `failed`: from the refresh in flight, from the store when
     /// another writer already replaced them, or from the server.
-    func refresh(after failed: Credentials) async throws -> Credentials {
+    func refresh(after failed: Credentials, cause: RefreshCause) async throws -> Credentials {
         do {
-            return try await sharedRefresh { [self] generation in
-                try await tokenStore.withExclusiveAccess {
-                    try await refreshInsideExclusiveSection(after: failed, generation: generation)
+            return try await sharedRefresh(cause: cause) { [self] refreshID, generation in
+                let asked = configuration.now()
+                // Only to tell the section's own failure from one inside it, for the observer.
+                let entered = configuration.observer.map { _ in LockedValue(false) }
+                do {
+                    return try await tokenStore.withExclusiveAccess {
+                        entered?.withLock { $0 = true }
+                        record(refreshID, .exclusiveSectionEntered(waited: configuration.now().timeIntervalSince(asked)))
+                        return try await refreshInsideExclusiveSection(after: failed, refreshID: refreshID, generation: generation)
+                    }
+                } catch {
+                    if entered?.withLock({ $0 }) == false { record(refreshID, .storeFailed(.exclusiveAccess, error: Self.summary(of: error))) }
+                    throw error
                 }
             }
         } catch is CancellationError where !Task.isCancelled {
@@ -23,28 +35,44 @@ extension SessionService {
         }
     }
 
-    /// Joins the refresh in flight, or starts `perform` (given the generation it starts in) as
-    /// the new one.
+    /// Joins the refresh in flight, or starts `perform` (given its refresh id and the
+    /// generation it starts in) as the new one.
     ///
     /// The refresh runs in a task of its own, so one caller giving up cannot interrupt a
     /// rotation half way, and it stays the one in flight until it finishes; a cancelled caller
     /// stops waiting at once with `CancellationError`.
     private func sharedRefresh(
-        _ perform: @escaping @Sendable (_ generation: Int) async throws -> Credentials
+        cause: RefreshCause,
+        _ perform: @escaping @Sendable (_ refreshID: Int, _ generation: Int) async throws -> Credentials
     ) async throws -> Credentials {
-        let task = state.withLock { state in
-            state.joinOrStartRefresh { id, generation in
-                Task { [self] in
+        var started = false
+        let (task, refreshID) = state.withLock { state in
+            let task = state.joinOrStartRefresh { id, generation in
+                started = true
+                return Task { [self] in
                     defer { self.state.withLock { $0.refreshFinished(id) } }
-                    return try await perform(generation)
+                    // Recorded by the refresh itself, so that it comes before its other records.
+                    record(id, .refreshStarted(cause))
+                    let startedAt = configuration.now()
+                    do {
+                        let renewed = try await perform(id, generation)
+                        record(id, .refreshFinished(duration: configuration.now().timeIntervalSince(startedAt), succeeded: true))
+                        return renewed
+                    } catch {
+                        record(id, .refreshFinished(duration: configuration.now().timeIntervalSince(startedAt), succeeded: false))
+                        throw error
+                    }
                 }
             }
+            return (task, state.refreshInFlightID ?? 0)
         }
-        return try await Self.result(of: task)
+        if !started { record(refreshID, .joinedRefresh(cause)) }
+        return try await result(of: task, refreshID: refreshID)
     }
 
-    /// The task's result, or `CancellationError` as soon as the waiting task is cancelled.
-    private static func result(of task: Task<Credentials, any Error>) async throws -> Credentials {
+    /// The task's result, or `CancellationError` as soon as the waiting task is cancelled (which
+    /// also ends the refresh when it was only waiting to retry for callers all gone).
+    private func result(of task: Task<Credentials, any Error>, refreshID: Int) async throws -> Credentials {
         let waiter = LockedValue<CheckedContinuation<Credentials, any Error>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -58,32 +86,82 @@ extension SessionService {
                     waiter.withLock { $0.take() }?.resume(with: result)
                 }
             }
-        } onCancel: {
-            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+        } onCancel: { [state] in
+            guard let continuation = waiter.withLock({ $0.take() }) else { return }
+            state.withLock { $0.refreshWaiterLeft(refreshID) }?.cancel()
+            continuation.resume(throwing: CancellationError())
         }
     }
 
-    private func refreshInsideExclusiveSection(after failed: Credentials, generation: Int) async throws -> Credentials {
-        let fromStore = try await tokenStore.load()
-        let stored = try await credentialsToRefresh(fromStore, failed: failed, generation: generation)
+    private func refreshInsideExclusiveSection(after failed: Credentials, refreshID: Int, generation: Int) async throws -> Credentials {
+        let fromStore: Credentials?
+        do {
+            fromStore = try await tokenStore.load()
+        } catch {
+            record(refreshID, .storeFailed(.load, error: Self.summary(of: error)))
+            throw error
+        }
+        let stored = try await credentialsToRefresh(fromStore, failed: failed, refreshID: refreshID, generation: generation)
         let now = configuration.now()
         let due = isDue(stored, at: now)
         if stored.accessToken != failed.accessToken, !due {
             // Another caller or program already replaced the failed token.
+            record(refreshID, .storeHeldNewerTokens)
             return stored
         }
-        try state.withLock { try $0.admitRefresh(of: stored, due: due, at: now, window: configuration.refreshWindow) }
-        let requestedAt = configuration.now()
-        let tokens: Tokens
+        let window = configuration.refreshWindow
         do {
-            tokens = try await configuration.refresher.refresh(stored, server)
+            if let count = try state.withLock({ try $0.admitRefresh(of: stored, due: due, at: now, window: window) }) {
+                record(refreshID, .loopGuardCounted(count: count, limit: window.maximumRefreshes))
+            }
         } catch {
-            throw await refreshFailure(error, generation: generation, stored: fromStore ?? stored)
+            record(refreshID, .loopGuardTripped(count: window.maximumRefreshes))
+            throw error
         }
-        state.withLock { $0.noteRefreshDuration(configuration.now().timeIntervalSince(requestedAt)) }
+        let (tokens, requestedAt) = try await tokensFromServer(for: stored, fromStore: fromStore, refreshID: refreshID, generation: generation)
         let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt)
-        try await keep(renewed, replacing: fromStore, generation: generation)
+        try await keep(renewed, replacing: fromStore, refreshID: refreshID, generation: generation)
         return renewed
+    }
+
+    /// The server's new tokens for `stored`, and when the request that got them was sent: the
+    /// refresh call, tried again with the same refresh token while ``Configuration/refreshRetry``
+    /// allows and a caller still waits (rule 8), inside the exclusive section and single flight.
+    private func tokensFromServer(
+        for stored: Credentials, fromStore: Credentials?, refreshID: Int, generation: Int
+    ) async throws -> (Tokens, requestedAt: Date) {
+        let firstRequestAt = configuration.now()
+        var attempt = 1
+        while true {
+            let requestedAt = configuration.now()
+            do {
+                let tokens = try await configuration.refresher.refresh(stored, server)
+                let duration = configuration.now().timeIntervalSince(requestedAt)
+                state.withLock { $0.noteRefreshDuration(duration) }
+                record(refreshID, .serverAnswered(attempt: attempt, duration: duration, outcome: .rotated))
+                return (tokens, requestedAt)
+            } catch {
+                let answeredAt = configuration.now()
+                let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
+                    ?? RefreshFailureRule.refusedRequest.sessionEndingReason(error)
+                let failure = reason == nil ? RefreshFailure(classifying: error) : nil
+                record(refreshID, .serverAnswered(attempt: attempt, duration: answeredAt.timeIntervalSince(requestedAt),
+                                                  outcome: reason.map { .rejected($0) } ?? .failed(failure!)))
+                if let failure, !Task.isCancelled,
+                   let delay = configuration.refreshRetry.delay(beforeAttempt: attempt + 1, after: failure,
+                                                                elapsed: answeredAt.timeIntervalSince(firstRequestAt)),
+                   state.withLock({ $0.retryWaitBegins(refreshID) }) {
+                    attempt += 1
+                    record(refreshID, .retryScheduled(attempt: attempt, delay: delay))
+                    // Cancelled when a sign-in or sign-out here moved on, or when every caller
+                    // stopped waiting: the refresh ends there, with no request under way.
+                    try await configuration.sleep(delay)
+                    if state.withLock({ $0.retryWaitEnded(refreshID) }) { continue }
+                }
+                throw await refreshFailure(error, reason: reason, refreshID: refreshID, generation: generation,
+                                           stored: fromStore ?? stored)
+            }
+        }
     }
 
     /// The credentials a refresh starts from, re-read inside the exclusive section: unsaved
@@ -91,18 +169,25 @@ extension SessionService {
     /// token is already retired), else the stored ones.
     /// - Throws: for the credentials of a session that ended here, for an empty store (another
     ///   program signed out) and for another account's credentials (another program signed in).
-    private func credentialsToRefresh(_ fromStore: Credentials?, failed: Credentials, generation: Int) async throws -> Credentials {
+    private func credentialsToRefresh(
+        _ fromStore: Credentials?, failed: Credentials, refreshID: Int, generation: Int
+    ) async throws -> Credentials {
         if let fromStore, let ended = endedSession(of: fromStore) {
             // The server already rejected these (this call loaded them before that was known):
             // never present them again; remove them, and end the call without a second event.
-            try await removeEndedCredentialsInsideExclusiveSection(ended)
+            do {
+                try await removeEndedCredentialsInsideExclusiveSection(ended)
+            } catch {
+                record(refreshID, .storeFailed(.clear, error: Self.summary(of: error.underlying ?? error)))
+                throw error
+            }
             throw SessionError(.sessionEnded, reason: ended.reason)
         }
         guard let stored = state.withLock({ $0.unsavedRenewal(over: fromStore, in: generation) }) ?? fromStore else {
-            throw sessionEndedElsewhere(.endedElsewhere, generation: generation)
+            throw sessionEndedElsewhere(.endedElsewhere, refreshID: refreshID, generation: generation)
         }
         guard stored.accountID == failed.accountID else {
-            throw sessionEndedElsewhere(.replacedByAnotherAccount, generation: generation)
+            throw sessionEndedElsewhere(.replacedByAnotherAccount, refreshID: refreshID, generation: generation)
         }
         return stored
     }
@@ -113,19 +198,21 @@ extension SessionService {
     /// `signedOut` sent, or, when the store cannot be cleared, the credentials are remembered as
     /// dead. Anything else is transient. Nothing is written when a sign-in or sign-out here
     /// moved on meanwhile.
-    private func refreshFailure(_ error: any Error, generation: Int, stored: Credentials) async -> SessionError {
-        let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
-            ?? RefreshFailureRule.refusedRequest.sessionEndingReason(error)
+    private func refreshFailure(
+        _ error: any Error, reason: SignOutReason?, refreshID: Int, generation: Int, stored: Credentials
+    ) async -> SessionError {
         guard state.withLock({ $0.refreshFailed(in: generation, endsSession: reason != nil) }) else {
             return SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
         }
         guard let reason else {
             return SessionError(.refreshFailed, underlying: error)
         }
+        record(refreshID, .sessionEnded(reason))
         broadcaster.send(.signedOut(reason))
         do {
             try await tokenStore.clear()
         } catch let storeError {
+            record(refreshID, .storeFailed(.clear, error: Self.summary(of: storeError)))
             // The session is over but the store keeps its credentials (a database that is
             // down): remember them as dead, so that later calls neither present the rejected
             // refresh token again nor send `signedOut` again.
@@ -140,7 +227,7 @@ extension SessionService {
     /// kept in memory for this process (losing them would end the session: the server already
     /// retired the stored refresh token), the store's failure is thrown, and the next call saves
     /// them again.
-    private func keep(_ renewed: Credentials, replacing fromStore: Credentials?, generation: Int) async throws {
+    private func keep(_ renewed: Credentials, replacing fromStore: Credentials?, refreshID: Int, generation: Int) async throws {
         let rotation = fromStore.map { UnsavedCredentials(replaced: $0, renewed: renewed, generation: generation) }
         guard state.withLock({ $0.rotationArrived(rotation, in: generation) }) else {
             throw SessionError(.sessionEnded, reason: .userSignedOut)
@@ -149,18 +236,22 @@ extension SessionService {
             try await tokenStore.save(renewed)
         } catch {
             if let rotation { state.withLock { $0.keepUnsaved(rotation) } }
+            record(refreshID, .keptInMemory)
+            record(refreshID, .storeFailed(.save, error: Self.summary(of: error)))
             throw error
         }
         state.withLock { $0.rotationSaved() }
+        record(refreshID, .saved)
         broadcaster.send(.refreshed(accountID: renewed.accountID))
     }
 
     /// The error for a session that another process ended (or replaced) while this one
     /// waited; subscribers hear of it once, unless this service already ended it itself.
-    private func sessionEndedElsewhere(_ reason: SignOutReason, generation: Int) -> SessionError {
+    private func sessionEndedElsewhere(_ reason: SignOutReason, refreshID: Int, generation: Int) -> SessionError {
         guard state.withLock({ $0.endGeneration(from: generation) }) else {
             return SessionError(.sessionEnded, reason: .userSignedOut)
         }
+        record(refreshID, .sessionEnded(reason))
         broadcaster.send(.signedOut(reason))
         return SessionError(reason == .replacedByAnotherAccount ? .sessionChanged : .sessionEnded, reason: reason)
     }
@@ -176,15 +267,22 @@ extension SessionService {
     /// For a JWT whose `exp` and `iat` are whole seconds, the lifetime is a second shorter than
     /// `exp − iat` (`UnverifiedJWT.lifetime`): the server may have issued the token up to a
     /// second after the `iat` it wrote.
+    ///
+    /// `expiresAt` and a JWT's `exp` without `iat` are times on the server's clock: they are read
+    /// against this device's time plus the clock offset measured from the `Date` headers of
+    /// token responses (``Tokens/serverDate``, ``ClockSkew``: bounded and smoothed; a missing or
+    /// absurd `Date` changes nothing).
     func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil) -> Credentials {
         let now = requestedAt ?? configuration.now()
+        let measured = tokens.serverDate.flatMap { ClockSkew.measure(serverDate: $0, requestedAt: now) }
+        let serverNow = now.addingTimeInterval(ClockSkew.applied(state.withLock { $0.noteClockOffset(measured) }))
         var lifetime: TimeInterval?
         if let expiresIn = tokens.expiresIn {
             lifetime = expiresIn
         } else if let expiresAt = tokens.expiresAt {
-            lifetime = expiresAt.timeIntervalSince(now)
+            lifetime = expiresAt.timeIntervalSince(serverNow)
         } else if let claims = UnverifiedJWT(tokens.accessToken.rawValue) {
-            lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(now)
+            lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(serverNow)
         }
         guard let lifetime, lifetime.isFinite, lifetime > 0 else {
             return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,

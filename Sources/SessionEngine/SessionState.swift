@@ -23,6 +23,11 @@ struct SessionState: Sendable {
     struct RefreshInFlight: Sendable {
         let id: Int
         let task: Task<Credentials, any Error>
+        /// The callers waiting for it: the one that started it and those that joined, less
+        /// those that stopped waiting (cancelled).
+        var waiters = 1
+        /// Whether it is waiting before trying the server again (``RefreshRetryPolicy``).
+        var waitingToRetry = false
     }
 
     /// The current session generation.
@@ -36,6 +41,9 @@ struct SessionState: Sendable {
     private var acceptedAccessToken: String?
     /// How long a refresh takes here, smoothed (``RefreshTiming``); `nil` before the first.
     private(set) var refreshDuration: TimeInterval?
+    /// The server's clock less this device's, smoothed (``ClockSkew``); `nil` before a token
+    /// response with a sensible `Date` header.
+    private(set) var clockOffset: TimeInterval?
     /// Rotated credentials the store could not save (a full disk, say): the server has already
     /// retired the stored refresh token, so they are used for every call while the store still
     /// holds what they replaced, and saved again on the next call until the store takes them.
@@ -88,11 +96,45 @@ struct SessionState: Sendable {
     mutating func joinOrStartRefresh(
         _ start: (_ id: Int, _ generation: Int) -> Task<Credentials, any Error>
     ) -> Task<Credentials, any Error> {
-        if let inFlight { return inFlight.task }
+        if inFlight != nil {
+            inFlight?.waiters += 1
+            return inFlight!.task
+        }
         lastRefreshID += 1
         let refresh = RefreshInFlight(id: lastRefreshID, task: start(lastRefreshID, generation))
         inFlight = refresh
         return refresh.task
+    }
+
+    /// The id of the refresh in flight, if any.
+    var refreshInFlightID: Int? { inFlight?.id }
+
+    /// A caller stopped waiting for the refresh `id` (cancelled). Returns that refresh, for the
+    /// caller to cancel once the lock is released, when no caller waits for it any more and it
+    /// is only waiting to retry: nobody is left to retry for, and no request is under way. It is
+    /// no longer the one in flight then, so the next caller starts another.
+    mutating func refreshWaiterLeft(_ id: Int) -> Task<Credentials, any Error>? {
+        guard inFlight?.id == id else { return nil }
+        inFlight?.waiters -= 1
+        guard let refresh = inFlight, refresh.waiters <= 0, refresh.waitingToRetry else { return nil }
+        inFlight = nil
+        return refresh.task
+    }
+
+    /// The refresh `id` is about to wait before trying the server again. Returns whether it may:
+    /// not when no caller waits for it any more (nor when it is no longer the one in flight).
+    mutating func retryWaitBegins(_ id: Int) -> Bool {
+        guard let refresh = inFlight, refresh.id == id, refresh.waiters > 0 else { return false }
+        inFlight?.waitingToRetry = true
+        return true
+    }
+
+    /// The refresh `id` waited to retry. Returns whether it may try the server again: a caller
+    /// still waits for it.
+    mutating func retryWaitEnded(_ id: Int) -> Bool {
+        guard let refresh = inFlight, refresh.id == id else { return false }
+        inFlight?.waitingToRetry = false
+        return refresh.waiters > 0
     }
 
     /// The refresh `id` finished: the next caller that needs one starts another.
@@ -112,24 +154,34 @@ struct SessionState: Sendable {
     /// when the server had accepted it before refusing it; a token refused within a second of
     /// its arrival is never explained by its lifetime (a server that accepts each token once and
     /// then refuses it). An unexplained one is counted, and throws when `window` already holds as
-    /// many as it allows.
-    mutating func admitRefresh(of stored: Credentials, due: Bool, at now: Date, window: RefreshWindow) throws(SessionError) {
+    /// many as it allows. Returns how many unexplained refreshes the window holds with this one,
+    /// or `nil` when this one is explained.
+    @discardableResult
+    mutating func admitRefresh(of stored: Credentials, due: Bool, at now: Date, window: RefreshWindow) throws(SessionError) -> Int? {
         let accepted = acceptedAccessToken == stored.accessToken
         let young = stored.accessTokenIssuedAt.map { now.timeIntervalSince($0) < 1 } ?? false
         let unexplained = !due && (stored.accessTokenExpiresAt != nil || !accepted || young)
         refreshTimes.removeAll { now.timeIntervalSince($0) >= window.interval }
-        guard unexplained else { return }
+        guard unexplained else { return nil }
         guard refreshTimes.count < window.maximumRefreshes else {
             throw SessionError(.refreshLimitExceeded, detail:
                 "the server refused \(refreshTimes.count) access tokens before they were due to expire within the last "
                 + "\(Self.format(window.interval)) s; refreshing again in \(Self.format(window.interval - now.timeIntervalSince(refreshTimes[0]))) s at the earliest")
         }
         refreshTimes.append(now)
+        return refreshTimes.count
     }
 
     /// Adds a measured refresh to the smoothed refresh duration.
     mutating func noteRefreshDuration(_ measured: TimeInterval) {
         refreshDuration = RefreshTiming.smoothedDuration(refreshDuration, adding: measured)
+    }
+
+    /// Adds an offset measured from a token response's `Date` header (``ClockSkew``); returns
+    /// the smoothed offset.
+    mutating func noteClockOffset(_ measured: TimeInterval?) -> TimeInterval? {
+        if let measured { clockOffset = ClockSkew.smoothed(clockOffset, adding: measured) }
+        return clockOffset
     }
 
     private static func format(_ seconds: TimeInterval) -> String {

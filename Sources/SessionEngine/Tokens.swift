@@ -28,6 +28,10 @@ public struct Tokens: Codable, Sendable, Equatable {
     public let expiresAt: Date?
     /// The granted scope, if the server said (OAuth 2.0).
     public let scope: String?
+    /// When the server answered, by its clock (the response's `Date` header), if known. The
+    /// presets fill it in; the service uses it to read ``expiresAt`` and a JWT's `exp` (server
+    /// times) against this device's clock when the two disagree.
+    public var serverDate: Date?
 
     /// Creates tokens, for example in a custom ``TokenRefresher`` for a server that answers
     /// in another shape.

@@ -115,22 +115,25 @@ extension LiveServer {
             #expect(try await original.load() == nil)
         }
 
-        @Test("a refresh that fails with 500, a dropped connection or a stall keeps the session, and the next call works",
+        @Test("a refresh that fails with 500, a dropped connection or a stall on every attempt keeps the session, and the next call works",
               .testMode, arguments: ["fail", "drop", "hang"])
         func refreshFaults(mode: String) async throws {
             let server = try LiveServerEnvironment.server()
             let testMode = TestModeClient(server: server)
             let store = InMemoryTokenStore()
-            let quick = try Server(baseURL: server.baseURL, transport: URLSessionTransport(timeout: 1))
+            let quick = try LiveRefreshRetryTests.freshConnectionServer(timeout: 1)
             let service = RepositoryService(server: quick, tokenStore: store)
             let member = try await service.signInAnonymously()
             let before = try #require(try await store.load())
 
             try await testMode.expireAccessTokens()
-            try await testMode.failNextRefreshes(mode, count: 1, seconds: mode == "hang" ? 3 : nil)
+            // The app's preset retries these (its server forgives a lost response): three attempts in all.
+            try await testMode.failNextRefreshes(mode, count: 3, seconds: mode == "hang" ? 3 : nil)
+            let counters = try await testMode.counters()
             let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
             #expect(error?.kind == .refreshFailed, "\(String(describing: error))")
             #expect(error?.isTransient == true)
+            #expect(try await testMode.counters().refreshCalls - counters.refreshCalls == 3)
             #expect(try await store.load() == before)
 
             if mode == "hang" { try await Task.sleep(for: .seconds(3)) }

@@ -57,10 +57,8 @@ public struct CommandContext: Sendable {
             }
             var configuration = RepositoryService.Configuration.appAPI
             if output.verbose {
-                // --verbose says when a refresh happens, and that its tokens were saved only once they were.
-                let verbose = VerboseTokenStore(store, note: { output.note($0) })
-                configuration.refresher = verbose.refresher(wrapping: .appAPI)
-                store = verbose
+                // --verbose prints the engine's own records of each refresh decision.
+                configuration.observer = VerboseNotes.observer { output.note($0) }
             }
             let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
             return CommandContext(service: service, output: output, storeKind: kind, transport: transport, closeStore: opened.close)

@@ -6,6 +6,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import NetworkService
+import SessionEngine
+import Synchronization
 import TokenStore
 
 /// Per call: `GET /v1/members/me` through each way of calling it, one at a time and from 8
@@ -47,6 +49,12 @@ struct PerCallCommand: AsyncParsableCommand {
             return service
         }
         let memory = try await signedIn(InMemoryTokenStore(), on: server)
+        // The same with an observer installed (issue #21): it must cost nothing on a call that needs no refresh.
+        var observed = RepositoryService.Configuration.appAPI
+        let records = Mutex(0)
+        observed.observer = SessionObserver { _ in records.withLock { $0 += 1 } }
+        let observedMemory = RepositoryService(server: server, tokenStore: InMemoryTokenStore(), configuration: observed)
+        _ = try await observedMemory.signInAnonymously()
         let file = try await signedIn(FileTokenStore(fileURL: folder.appendingPathComponent("plain.json")), on: server)
         let encrypted = try await signedIn(try await EncryptedFileTokenStore(
             fileURL: folder.appendingPathComponent("store.enc"), key: .keyFile(folder.appendingPathComponent("store.key"))), on: server)
@@ -69,6 +77,7 @@ struct PerCallCommand: AsyncParsableCommand {
             },
             Variant(name: "static API (URLSession)") { _ = try await MemberAPI.fetchMe(server: server, accessToken: token) },
             Variant(name: "service, memory store") { _ = try await memory.members.fetchMe() },
+            Variant(name: "service, memory store, observer installed") { _ = try await observedMemory.members.fetchMe() },
             Variant(name: "service, file store") { _ = try await file.members.fetchMe() },
             Variant(name: "service, encrypted store") { _ = try await encrypted.members.fetchMe() },
             Variant(name: "static API (AsyncHTTPClient)") { _ = try await MemberAPI.fetchMe(server: ahcServer, accessToken: token) },
@@ -112,12 +121,12 @@ struct PerCallCommand: AsyncParsableCommand {
         }
         print("Per call: GET /v1/members/me, \(calls) calls per cell, median of \(rounds) rounds (variants interleaved, order rotated)")
         print("wall µs per call / client CPU µs per call / CPU ÷ raw URLSession at the same concurrency")
-        var header = pad("", 30)
+        var header = pad("", 44)
         for level in levels { header += pad(level == 1 ? "sequential" : "\(level) tasks", 28, right: true) }
         print(header)
         let baseline = variants[0].name
         for variant in variants {
-            var line = pad(variant.name, 30)
+            var line = pad(variant.name, 44)
             for level in levels {
                 let w = median(wall["\(variant.name)|\(level)"]!) * 1e6
                 let c = median(cpu["\(variant.name)|\(level)"]!) * 1e6
@@ -134,6 +143,8 @@ struct PerCallCommand: AsyncParsableCommand {
             let ratio = sequentialCPU(name) / rawCPU
             print("  \(pad(name, 28)) ÷ raw URLSession: \(format(ratio))× (goal ≤ \(format(goal))) \(ratio <= goal ? "met" : "missed")")
         }
+        let observerCPU = sequentialCPU("service, memory store, observer installed") / sequentialCPU("service, memory store")
+        print("  observer installed ÷ none, memory store, CPU per call: \(format(observerCPU))× (goal ≤ 1.02) \(observerCPU <= 1.02 ? "met" : "missed")")
         let transportCPU = sequentialCPU("static API (AsyncHTTPClient)") / sequentialCPU("static API (URLSession)")
         print("  AsyncHTTPClient ÷ URLSession transport, CPU per call: \(format(transportCPU))× (goal ≤ 0.33) \(transportCPU <= 0.33 ? "met" : "missed")")
         let throughput = median(wall["static API (URLSession)|64"]!) / median(wall["static API (AsyncHTTPClient)|64"]!)

@@ -137,4 +137,48 @@ struct TestModeTests {
             #expect(try await api.refresh(session.tokens.refreshToken).status == .ok)
         }
     }
+
+    @Test("unavailable answers 503 with Retry-After without spending the token; a whole number of seconds is required")
+    func unavailable() async throws {
+        try await TestServer.run(configuration: TestServer.configuration(testMode: true)) { api in
+            let session = try await api.signUp("ben@example.com")
+            #expect(try await api.send(.post, "/v1/_test/refresh-faults", json: #"{"mode":"unavailable","count":2,"seconds":1}"#).status == .noContent)
+            for _ in 0..<2 {
+                let failed = try await api.refresh(session.tokens.refreshToken)
+                #expect(failed.status == .serviceUnavailable)
+                #expect(failed.headers[.retryAfter] == "1")
+            }
+            #expect(try await api.refresh(session.tokens.refreshToken).status == .ok)
+            let fractional = try await api.send(.post, "/v1/_test/refresh-faults", json: #"{"mode":"unavailable","count":1,"seconds":0.5}"#)
+            #expect(fractional.status == .badRequest)
+        }
+    }
+
+    @Test("drop-response rotates the token, then closes the connection without a response: a retry within the grace period gets new tokens, with grace 0 it is reuse",
+          arguments: [30, 0])
+    func dropResponse(grace: Int) async throws {
+        let configuration = TestServer.configuration(testMode: true, refreshReuseGrace: grace)
+        try await TestServer.run(.live, configuration: configuration) { api in
+            let session = try await api.signUp("cal@example.com")
+            _ = try await api.send(.post, "/v1/_test/refresh-faults", json: #"{"mode":"drop-response","count":1}"#)
+            let port = try #require(api.client.port)
+            let refreshToken = session.tokens.refreshToken
+            await #expect(throws: (any Error).self) {
+                try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                    _ = try await client.post(
+                        "/v1/auth/refresh", headers: [.contentType: "application/json"],
+                        body: ByteBuffer(string: #"{"refreshToken":"\#(refreshToken)"}"#)
+                    )
+                }
+            }
+            // The token was spent by the dropped call: presenting it again is a retry (grace) or reuse.
+            let retry = try await api.refresh(refreshToken)
+            if grace > 0 {
+                #expect(retry.status == .ok)
+            } else {
+                #expect(retry.status == .unauthorized)
+                #expect(retry.errorCode == "refresh_token_reused")
+            }
+        }
+    }
 }

@@ -29,6 +29,12 @@ extension SessionRevoker {
 extension SessionService.Configuration {
     /// The app's own server: `TokenRefresher.appAPI`,
     /// `RefreshFailureRule.appAPI`, `SessionRevoker.appAPI`
-    /// and the server's standard error format; every other setting at its default.
-    public static var appAPI: Self { Self(refresher: .appAPI, revoker: .appAPI) }
+    /// and the server's standard error format; refresh failures whose outcome is ambiguous are
+    /// retried (`RefreshRetryPolicy.serverForgivesLostResponse`: the server forgives a refresh
+    /// token presented again within its 30-second reuse grace period); every other setting at its default.
+    public static var appAPI: Self {
+        var configuration = Self(refresher: .appAPI, revoker: .appAPI)
+        configuration.refreshRetry.serverForgivesLostResponse = true
+        return configuration
+    }
 }

@@ -82,8 +82,10 @@ public struct JSONTokenRefresh: Sendable {
         var fields = extraFields
         fields[refreshTokenField] = refreshToken
         let endpoint = JSONTokenEndpoint(path: path, fields: fields, secrets: [refreshToken])
-        let reply: JSONValue = try await server.send(endpoint)
-        return try tokens(from: reply, path: path, keeping: refreshToken)
+        let (reply, head) = try await server.sendReadingHead(endpoint, as: JSONValue.self)
+        var tokens = try tokens(from: reply, path: path, keeping: refreshToken)
+        tokens.serverDate = head.date
+        return tokens
     }
 
     /// The tokens in `reply`; without a refresh token in it, `previous` is kept.

@@ -77,8 +77,13 @@ public struct OAuth2Client: Sendable {
     public func refresh(refreshToken: String, server: Server) async throws(NetworkError) -> Tokens {
         var fields = [(name: "grant_type", value: "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { fields.append(("scope", scope)) }
-        let reply = try await requestTokens(fields, secrets: [refreshToken], server: server)
-        return try reply.tokens(keeping: refreshToken, endpoint: tokenEndpoint)
+        var server = server
+        server.errorFormat = .oauth2
+        let endpoint = OAuth2Endpoint(path: tokenEndpoint, client: self, fields: fields, secrets: [refreshToken])
+        let (reply, head) = try await server.sendReadingHead(endpoint, as: OAuth2TokenReply.self)
+        var tokens = try reply.tokens(keeping: refreshToken, endpoint: tokenEndpoint)
+        tokens.serverDate = head.date
+        return tokens
     }
 
     /// Revokes `token` (RFC 7009). A token the server does not know counts as revoked (200).

@@ -58,8 +58,10 @@ struct AuthRoutes {
         }
         routes.post("auth/refresh") { request, context in
             // Test mode counts every call and applies a pending fault before anything else, so a
-            // faulted call never consumes the refresh token.
-            if let testMode = services.testMode, let fault = testMode.beginRefresh() {
+            // faulted call never consumes the refresh token; `dropResponse` applies after the
+            // rotation instead (a response lost on the way back).
+            let fault = services.testMode?.beginRefresh()
+            if let fault, !fault.appliesAfterHandling {
                 try await TestFaults.apply(fault, context: context)
             }
             let body = try await JSONBody.decode(RefreshTokenBody.self, from: request)
@@ -69,6 +71,9 @@ struct AuthRoutes {
             let hasLeft = await ClientPresenceHandler.hasLeft(context.channel)
             do {
                 let tokens = try await services.auth.refresh(refreshToken: refreshToken, clientIsConnected: { !hasLeft() })
+                if let fault, fault.appliesAfterHandling {
+                    try await TestFaults.apply(fault, context: context)
+                }
                 return JSONBody.response(RefreshResultDTO(tokens: tokens))
             } catch let error as ClientGoneError {
                 try? await context.channel.close()

@@ -11,6 +11,14 @@ public final class TestModeState: Sendable {
         case hang(Duration)
         /// Close the connection without a response, without touching the refresh token.
         case drop
+        /// Answer 503 with `Retry-After` (whole seconds) without touching the refresh token.
+        case unavailable(retryAfter: Int)
+        /// Handle the call normally (the refresh token rotates), then close the connection
+        /// without sending the response: a response lost on the way back.
+        case dropResponse
+
+        /// Whether the fault applies after the call was handled rather than before.
+        var appliesAfterHandling: Bool { self == .dropResponse }
     }
 
     /// A snapshot of the counters, as `GET /v1/_test/counters` returns it.

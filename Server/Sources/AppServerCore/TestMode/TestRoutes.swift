@@ -26,6 +26,13 @@ struct TestRoutes {
             switch try Validation.required(body.mode, field: "mode") {
             case "fail": fault = .fail
             case "drop": fault = .drop
+            case "drop-response": fault = .dropResponse
+            case "unavailable":
+                let seconds = body.seconds ?? 1
+                guard seconds.isFinite, seconds >= 0, seconds <= 3600, seconds == seconds.rounded() else {
+                    throw APIError.invalidRequest("seconds: must be a whole number from 0 to 3600")
+                }
+                fault = .unavailable(retryAfter: Int(seconds))
             case "hang":
                 let seconds = body.seconds ?? 30
                 guard seconds.isFinite, seconds >= 0, seconds <= 3600 else {
@@ -33,7 +40,7 @@ struct TestRoutes {
                 }
                 fault = .hang(.milliseconds(Int((seconds * 1000).rounded())))
             default:
-                throw APIError.invalidRequest("mode: must be one of fail, hang, drop")
+                throw APIError.invalidRequest("mode: must be one of fail, hang, drop, drop-response, unavailable")
             }
             state.setFault(fault, count: count)
             return JSONBody.noContent()

@@ -1,0 +1,132 @@
+import Foundation
+import NetworkService
+import SessionEngine
+import Synchronization
+import Testing
+
+/// A JSON token server for the records' and retries' tests: `POST /token/refresh` answers
+/// from a script (then rotates), `GET /me` accepts only the latest access token. Every
+/// token it issues is named after a counter, so that tests can look for them in records.
+final class ScriptedTokenServer: Sendable {
+    /// One scripted answer of the refresh endpoint.
+    enum Answer: Sendable, CustomTestStringConvertible {
+        /// Rotate: a new access and refresh token, valid for 900 s.
+        case rotate
+        /// Rotate, then fail as if the answer was lost (the connection dropped after sending).
+        case rotateThenDrop
+        /// Answer with this status, body and headers.
+        case reply(TestTransport.Reply)
+        /// No answer: the transport fails so.
+        case transport(TransportError.Kind)
+
+        var testDescription: String {
+            switch self {
+            case .rotate: "rotation"
+            case .rotateThenDrop: "rotation whose answer is lost"
+            case let .reply(reply): "HTTP \(reply.status)\(reply.headers["Retry-After"].map { " Retry-After: \($0)" } ?? "")"
+            case let .transport(kind): "\(kind)"
+            }
+        }
+    }
+
+    private struct State {
+        var script: [Answer] = []
+        var issued = 0
+        var refreshCalls = 0
+        var presented: [String] = []
+        var current: (access: String, refresh: String)?
+
+        mutating func issue() -> (access: String, refresh: String) {
+            issued += 1
+            let pair = (access: "secret-access-\(issued)", refresh: "secret-refresh-\(issued)")
+            current = pair
+            return pair
+        }
+    }
+
+    let transport = TestTransport()
+    private let state = Mutex(State())
+    /// When set, `GET /me` refuses every access token (a server in a refresh loop).
+    let refusesEveryAccessToken = Mutex(false)
+    /// Called at the start of each refresh request (a gate, say).
+    let onRefresh = Mutex<(@Sendable () async -> Void)?>(nil)
+
+    init() {
+        transport.serve { [self] request in try await answer(request) }
+    }
+
+    var server: Server { get throws { try Server(baseURL: "https://api.example.com", transport: transport) } }
+
+    /// The JSON preset for this server, every other setting given.
+    static var refresh: JSONTokenRefresh {
+        JSONTokenRefresh(path: "/token/refresh", refreshTokenField: "refresh", accessTokenKey: "access",
+                         refreshTokenKey: "refresh", expiresInKey: "expires_in")
+    }
+
+    /// The next answers of the refresh endpoint; once spent, it rotates.
+    func script(_ answers: Answer...) { state.withLock { $0.script = answers } }
+
+    var refreshCalls: Int { state.withLock { $0.refreshCalls } }
+    /// The refresh tokens presented, in order.
+    var presented: [String] { state.withLock { $0.presented } }
+
+    /// Tokens for a sign-in, valid for 900 s: the server's current pair.
+    func signIn() -> Tokens {
+        let pair = state.withLock { $0.issue() }
+        return Tokens(accessToken: AccessToken(pair.access), refreshToken: pair.refresh, expiresIn: 900)
+    }
+
+    /// Every token issued so far (`access-N`, `refresh-N`).
+    var issuedTokens: [String] {
+        let count = state.withLock { $0.issued }
+        return (1...max(count, 1)).flatMap { ["secret-access-\($0)", "secret-refresh-\($0)"] }
+    }
+
+    private func answer(_ request: HTTPRequest) async throws -> TestTransport.Reply {
+        if request.target == "/me" {
+            let current = state.withLock { $0.current?.access }
+            if refusesEveryAccessToken.withLock({ $0 }) { return .json(401, #"{"detail":"refused"}"#) }
+            return request.value(forHeaderField: "Authorization") == "Bearer \(current ?? "-")"
+                ? .json(200, #"{"name":"kim"}"#) : .json(401, #"{"detail":"expired"}"#)
+        }
+        await onRefresh.withLock { $0 }?()
+        let presented = request.jsonBody?["refresh"] as? String ?? ""
+        let answer = state.withLock { state -> Answer in
+            state.refreshCalls += 1
+            state.presented.append(presented)
+            return state.script.isEmpty ? .rotate : state.script.removeFirst()
+        }
+        switch answer {
+        case .rotate:
+            return rotation()
+        case .rotateThenDrop:
+            _ = rotation()
+            throw TransportError(.connectionLost)
+        case let .reply(reply):
+            return reply
+        case let .transport(kind):
+            throw TransportError(kind)
+        }
+    }
+
+    private func rotation() -> TestTransport.Reply {
+        let pair = state.withLock { $0.issue() }
+        return .json(200, #"{"access":"\#(pair.access)","refresh":"\#(pair.refresh)","expires_in":900}"#)
+    }
+}
+
+/// `GET /me`, answered `{"name": …}`.
+struct MeEndpoint: Endpoint {
+    struct Me: Decodable, Sendable, Equatable { let name: String }
+    var method: HTTPMethod { .get }
+    var path: EndpointPath { "/me" }
+}
+
+/// Collects an observer's records.
+final class RecordCollector: Sendable {
+    private let collected = Mutex<[SessionRecord]>([])
+
+    var observer: SessionObserver { SessionObserver { [self] record in collected.withLock { $0.append(record) } } }
+    var records: [SessionRecord] { collected.withLock { $0 } }
+    var events: [SessionRecord.Event] { records.map(\.event) }
+}
