@@ -92,7 +92,7 @@ public final class SessionService: Sendable {
             // A `NetworkError`, or a `ResponseStatusError` from a handler with a transport of its own.
             guard !refreshed, let failure = authenticationFailure(in: error) else { throw error }
             do {
-                credentials = try await refresh(after: credentials, cause: .authenticationFailure(statusCode: error.statusCode))
+                credentials = try await refresh(after: credentials, cause: .authenticationFailure(statusCode: failure.statusCode))
             } catch let limit as SessionError where limit.kind == .refreshLimitExceeded
                         && failure.statusCode == 403 && !failure.isAuthenticationFailure {
                 // A bare 403 (counted only because the policy opts in) on a token that was not
