@@ -32,8 +32,16 @@ struct AuthorizationServerClient: Sendable {
     /// and returns the JSON object of a 2xx answer.
     /// - Parameter secrets: values in `fields` to keep out of errors (the client secret is always kept out).
     func post(_ url: URL, _ fields: [(name: String, value: String)], secrets: [String]) async throws(NetworkError) -> [String: JSONValue] {
+        try await postReadingDate(url, fields, secrets: secrets).object
+    }
+
+    /// POSTs as ``post(_:_:secrets:)`` does, and also returns the answer's `Date` header (the
+    /// server's clock, for the clock offset: token responses).
+    func postReadingDate(_ url: URL, _ fields: [(name: String, value: String)],
+                         secrets: [String]) async throws(NetworkError) -> (object: [String: JSONValue], serverDate: Date?) {
         let (request, credentials) = formRequest(url, fields)
-        return try object(from: await send(request, secrets: secrets + credentials), url: url, method: .post, secrets: secrets + credentials)
+        let reply = try await send(request, secrets: secrets + credentials)
+        return (try object(from: reply, url: url, method: .post, secrets: secrets + credentials), reply.1.date)
     }
 
     /// POSTs as ``post(_:_:secrets:)`` does, for an endpoint whose 2xx body does not matter

@@ -7,8 +7,12 @@ enum IDTokenValidator {
     /// The checked claims of `idToken`.
     /// - Parameters:
     ///   - nonce: The request's nonce, which the token must carry; `nil` when none was sent.
+    ///   - serverDate: The `Date` header of the answer that carried the token: `exp` and `iat`
+    ///     are the server's times, so they are read against this device's time plus the offset
+    ///     between the two clocks (``serverTime(now:serverDate:)``).
     /// - Throws: ``SignInError/idTokenInvalid(_:)`` naming the first check that failed.
-    static func claims(of idToken: String, provider: OAuthProvider, nonce: String?) throws(SignInError) -> IDTokenClaims {
+    static func claims(of idToken: String, provider: OAuthProvider, nonce: String?,
+                       serverDate: Date? = nil) throws(SignInError) -> IDTokenClaims {
         func invalid(_ check: SignInError.IDTokenCheck, _ reason: String) -> SignInError {
             SignInError.idTokenInvalid(check).with(detail: reason)
         }
@@ -37,7 +41,7 @@ enum IDTokenValidator {
                     + "\(azp.map { "`\($0)`" } ?? "missing"), not the client id `\(provider.clientID)`.")
             }
         }
-        let now = provider.clock.now()
+        let now = serverTime(now: provider.clock.now(), serverDate: serverDate)
         let skew = max(0, min(provider.clockSkew, 86_400))
         guard let exp = date(claims["exp"]), exp.addingTimeInterval(skew) > now else {
             throw invalid(.expiry, claims["exp"] == nil ? "It has no `exp`." : "It expired (`exp`) more than \(Int(skew)) s ago.")
@@ -56,6 +60,16 @@ enum IDTokenValidator {
         }
         return IDTokenClaims(sub: sub, iss: iss, aud: audience, exp: exp, iat: iat, nonce: claims["nonce"]?.string,
                              azp: azp, claims: claims)
+    }
+
+    /// This device's `now` moved by the offset to the server's clock that `serverDate` (a `Date`
+    /// header, whole seconds) shows: unchanged within ±1 s (the header's resolution), without a
+    /// header, or beyond a day (a broken header), as the engine reads the server's times.
+    static func serverTime(now: Date, serverDate: Date?) -> Date {
+        guard let serverDate else { return now }
+        let offset = serverDate.timeIntervalSince(now)
+        guard offset.isFinite, abs(offset) > 1, abs(offset) <= 86_400 else { return now }
+        return serverDate
     }
 
     /// A NumericDate claim, within 1970 … 5138 (anything else counts as missing).

@@ -97,13 +97,13 @@ extension OAuthProvider {
 
     /// POSTs `fields` to the token endpoint and reads the tokens.
     func exchange(_ fields: [(name: String, value: String)], secrets: [String]) async throws(SignInError) -> TokenReply {
-        let object: [String: JSONValue]
+        let answer: (object: [String: JSONValue], serverDate: Date?)
         do {
-            object = try await AuthorizationServerClient(provider: self).post(metadata.tokenEndpoint, fields, secrets: secrets)
+            answer = try await AuthorizationServerClient(provider: self).postReadingDate(metadata.tokenEndpoint, fields, secrets: secrets)
         } catch {
             throw SignInError.from(error, endpoint: "token endpoint")
         }
-        guard let reply = TokenReply(object) else {
+        guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
             throw SignInError.invalidResponse.with(detail: "The token endpoint's answer has no access_token.")
         }
         return reply
@@ -117,6 +117,6 @@ extension OAuthProvider {
             }
             return nil
         }
-        return try IDTokenValidator.claims(of: idToken, provider: self, nonce: nonce)
+        return try IDTokenValidator.claims(of: idToken, provider: self, nonce: nonce, serverDate: reply.serverDate)
     }
 }

@@ -76,8 +76,8 @@ extension OAuthProvider {
                     + "before it was approved.")
             }
             do {
-                let object = try await client.post(metadata.tokenEndpoint, fields, secrets: [authorization.deviceCode])
-                guard let reply = TokenReply(object) else {
+                let answer = try await client.postReadingDate(metadata.tokenEndpoint, fields, secrets: [authorization.deviceCode])
+                guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
                     throw SignInError.invalidResponse.with(detail: "The token endpoint's answer has no access_token.")
                 }
                 return reply
@@ -116,16 +116,16 @@ extension OAuthProvider {
     func clientCredentialsGrant(scopes: [String]) async throws(NetworkError) -> TokenReply {
         var fields = [(name: "grant_type", value: "client_credentials")]
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
-        let object = try await AuthorizationServerClient(provider: self).post(metadata.tokenEndpoint, fields, secrets: [])
-        guard let reply = TokenReply(object) else {
+        let answer = try await AuthorizationServerClient(provider: self).postReadingDate(metadata.tokenEndpoint, fields, secrets: [])
+        guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
             throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: metadata.tokenEndpoint), statusCode: 200,
                                serverMessage: "the token endpoint's answer has no access_token")
         }
         // No refresh token (RFC 6749 §4.4.3): the next token comes from the same grant.
-        return TokenReply(tokens: Tokens(accessToken: reply.tokens.accessToken, refreshToken: "",
-                                         tokenType: reply.tokens.tokenType, expiresIn: reply.tokens.expiresIn,
-                                         scope: reply.scope),
-                          idToken: nil, scope: reply.scope)
+        var tokens = Tokens(accessToken: reply.tokens.accessToken, refreshToken: "",
+                            tokenType: reply.tokens.tokenType, expiresIn: reply.tokens.expiresIn, scope: reply.scope)
+        tokens.serverDate = reply.serverDate
+        return TokenReply(tokens: tokens, idToken: nil, scope: reply.scope)
     }
 
     /// A number of seconds from the server (a number or numeric string) brought within

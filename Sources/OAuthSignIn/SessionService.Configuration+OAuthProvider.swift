@@ -25,9 +25,10 @@ extension SessionService.Configuration {
         let refresher = TokenRefresher(failureRule: rule) { credentials, _ in
             guard !credentials.refreshToken.isEmpty else { throw NoRefreshTokenError() }
             let fields = [(name: "grant_type", value: "refresh_token"), ("refresh_token", credentials.refreshToken)]
-            let object = try await AuthorizationServerClient(provider: provider)
-                .post(provider.metadata.tokenEndpoint, fields, secrets: [credentials.refreshToken])
-            guard let reply = TokenReply(object, keepingRefreshToken: credentials.refreshToken) else {
+            let answer = try await AuthorizationServerClient(provider: provider)
+                .postReadingDate(provider.metadata.tokenEndpoint, fields, secrets: [credentials.refreshToken])
+            guard let reply = TokenReply(answer.object, keepingRefreshToken: credentials.refreshToken,
+                                         serverDate: answer.serverDate) else {
                 throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: provider.metadata.tokenEndpoint), statusCode: 200,
                                    serverMessage: "the token endpoint's answer has no access_token")
             }

@@ -13,6 +13,8 @@ struct TokenReply: Sendable {
     let idToken: String?
     /// `scope`, when the server said.
     let scope: String?
+    /// The answer's `Date` header (the server's clock), also in ``/SessionEngine/Tokens/serverDate``.
+    var serverDate: Date? { tokens.serverDate }
 
     init(tokens: Tokens, idToken: String?, scope: String?) {
         self.tokens = tokens
@@ -20,15 +22,18 @@ struct TokenReply: Sendable {
         self.scope = scope
     }
 
-    /// The reply in `object`; `nil` without a non-empty `access_token`.
-    init?(_ object: [String: JSONValue], keepingRefreshToken previous: String? = nil) {
+    /// The reply in `object`, whose answer carried the `Date` header `serverDate`; `nil`
+    /// without a non-empty `access_token`.
+    init?(_ object: [String: JSONValue], keepingRefreshToken previous: String? = nil, serverDate: Date? = nil) {
         guard let access = object["access_token"]?.string, !access.isEmpty else { return nil }
         let rotated = object["refresh_token"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         scope = object["scope"]?.string
         idToken = object["id_token"]?.string.flatMap { $0.isEmpty ? nil : $0 }
-        tokens = Tokens(accessToken: AccessToken(access), refreshToken: rotated ?? previous ?? "",
-                        tokenType: object["token_type"]?.string ?? "Bearer",
-                        expiresIn: Self.lifetime(object["expires_in"]), scope: scope)
+        var tokens = Tokens(accessToken: AccessToken(access), refreshToken: rotated ?? previous ?? "",
+                            tokenType: object["token_type"]?.string ?? "Bearer",
+                            expiresIn: Self.lifetime(object["expires_in"]), scope: scope)
+        tokens.serverDate = serverDate
+        self.tokens = tokens
     }
 
     /// `expires_in` as a number or numeric string, kept only within 1 s … 10 years (anything

@@ -28,6 +28,8 @@ final class FakeOIDCServer: Sendable {
         var refreshTokens: [String: Bool] = [:]  // token: used
         var idTokenClaims: @Sendable ([String: Any]) -> [String: Any] = { $0 }
         var sendsIDToken = true
+        /// Token answers carry a `Date` header this far from the fake's clock; `nil`: none.
+        var dateHeaderOffset: TimeInterval?
         var deviceInterval: Int? = 5
         var deviceExpiresIn: Int? = 600
         var devicePolls: [String] = []   // answers, in order: authorization_pending, slow_down, access_denied, expired_token, approve
@@ -270,7 +272,20 @@ final class FakeOIDCServer: Sendable {
             state.secrets.append(token)
             reply["id_token"] = token
         }
-        return Self.json(200, reply)
+        var answer = Self.json(200, reply)
+        if let offset = state.dateHeaderOffset {
+            answer.headers["Date"] = Self.httpDate(clock.now.addingTimeInterval(offset))
+        }
+        return answer
+    }
+
+    /// An IMF-fixdate, as a `Date` header writes it.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     static func json(_ status: Int, _ object: [String: Any]) -> TestTransport.Reply {

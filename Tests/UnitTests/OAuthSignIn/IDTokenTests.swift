@@ -106,4 +106,35 @@ struct IDTokenTests {
             #expect(!text.contains(nonce))
         }
     }
+
+    /// Signs in through the callback flow with this device's clock `deviceOffset` seconds from
+    /// the server's, the token answer carrying a `Date` header `dateOffset` from the server's
+    /// clock (`nil`: none).
+    func signIn(deviceOffset: TimeInterval, dateOffset: TimeInterval?) async throws -> SignInResult {
+        let fake = try FakeOIDCServer()
+        fake.configure { $0.dateHeaderOffset = dateOffset }
+        var provider = try await fake.provider()
+        let clock = fake.clock
+        provider.clock = SignInClock(now: { clock.now.addingTimeInterval(deviceOffset) }, sleep: provider.clock.sleep)
+        let session = SessionService(server: fake.api, tokenStore: InMemoryTokenStore(), configuration: .oauth2(provider))
+        let request = try provider.authorizationRequest(redirectURI: redirect, scopes: ["openid"])
+        return try await session.signIn(with: .callback(fake.approve(request.url), for: request, provider))
+    }
+
+    @Test("a device clock 10 minutes behind or 20 minutes ahead: iat and exp are read on the server's clock, from the token answer's Date header",
+          arguments: [-600.0, 1200.0])
+    func skewedDeviceClockIsCorrected(deviceOffset: Double) async throws {
+        let result = try await signIn(deviceOffset: deviceOffset, dateOffset: 0)
+        #expect(result.accountID == "user-42")
+    }
+
+    @Test("without a Date header, or with an absurd one (two days off), the same device clock fails the check it would fail anyway",
+          arguments: [nil, 172_800.0])
+    func noOrAbsurdDateChangesNothing(dateOffset: Double?) async throws {
+        await #expect {
+            _ = try await signIn(deviceOffset: -600, dateOffset: dateOffset)
+        } throws: { error in
+            (error as? SignInError)?.kind == SignInError.idTokenInvalid(.issuedAt).kind
+        }
+    }
 }
