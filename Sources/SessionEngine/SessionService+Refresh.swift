@@ -11,11 +11,17 @@ extension SessionService {
     /// another writer already replaced them, or from the server.
     func refresh(after failed: Credentials) async throws -> Credentials {
         do {
-            return try await sharedRefresh { [self] generation in
+            let renewed = try await sharedRefresh { [self] generation in
                 try await tokenStore.withExclusiveAccess {
                     try await refreshInsideExclusiveSection(after: failed, generation: generation)
                 }
             }
+            guard renewed.accountID == failed.accountID else {
+                // This caller joined a refresh of another account's session (another program
+                // signed in after its call was made): never retried with that token (rule 3).
+                throw SessionError(.sessionChanged, reason: .replacedByAnotherAccount)
+            }
+            return renewed
         } catch is CancellationError where !Task.isCancelled {
             // The shared refresh was cancelled by a sign-in or sign-out of this service,
             // not by this caller: the session this call was made for is over.
