@@ -13,7 +13,7 @@ extension SessionService {
     /// another writer already replaced them, or from the server.
     func refresh(after failed: Credentials, cause: RefreshCause) async throws -> Credentials {
         do {
-            return try await sharedRefresh(cause: cause) { [self] refreshID, generation in
+            let renewed = try await sharedRefresh(cause: cause) { [self] refreshID, generation in
                 let asked = configuration.now()
                 // Only to tell the section's own failure from one inside it, for the observer.
                 let entered = configuration.observer.map { _ in LockedValue(false) }
@@ -28,6 +28,12 @@ extension SessionService {
                     throw error
                 }
             }
+            guard renewed.accountID == failed.accountID else {
+                // This caller joined a refresh of another account's session (another program
+                // signed in after its call was made): never retried with that token (rule 3).
+                throw SessionError(.sessionChanged, reason: .replacedByAnotherAccount)
+            }
+            return renewed
         } catch is CancellationError where !Task.isCancelled {
             // The shared refresh was cancelled by a sign-in or sign-out of this service,
             // not by this caller: the session this call was made for is over.
@@ -222,14 +228,16 @@ extension SessionService {
     }
 
     /// Saves `renewed` before anyone uses it, and sends `refreshed`. When a sign-in or sign-out
-    /// moved on while the server rotated, nothing is written, but the sign-out waiting for the
-    /// store must revoke these, not the retired ones. When the store cannot save them, they are
+    /// moved on while the server rotated, no caller gets them and no event is sent, but they
+    /// replace the retired ones in the store (`saveOvertaken(_:)`) and the sign-out waiting
+    /// for the store must revoke these, not the retired ones. When the store cannot save them, they are
     /// kept in memory for this process (losing them would end the session: the server already
     /// retired the stored refresh token), the store's failure is thrown, and the next call saves
     /// them again.
     private func keep(_ renewed: Credentials, replacing fromStore: Credentials?, refreshID: Int, generation: Int) async throws {
         let rotation = fromStore.map { UnsavedCredentials(replaced: $0, renewed: renewed, generation: generation) }
         guard state.withLock({ $0.rotationArrived(rotation, in: generation) }) else {
+            await saveOvertaken(rotation)
             throw SessionError(.sessionEnded, reason: .userSignedOut)
         }
         do {
@@ -243,6 +251,19 @@ extension SessionService {
         state.withLock { $0.rotationSaved() }
         record(refreshID, .saved)
         broadcaster.send(.refreshed(accountID: renewed.accountID))
+    }
+
+    /// Puts a rotation that a sign-in or sign-out here overtook into the store, while this
+    /// refresh still holds the exclusive section and only if the store still holds exactly the
+    /// credentials it replaced (the server retired their refresh token): whoever takes the
+    /// section next, another program or the waiting sign-out or sign-in (which then clears or
+    /// replaces them), never presents the retired token again (rule 6). When the store cannot
+    /// take them, the sign-out still finds them in `SessionState` and revokes them.
+    private func saveOvertaken(_ rotation: UnsavedCredentials?) async {
+        guard let rotation,
+              let stored = try? await tokenStore.load(),
+              stored.identifyingToken == rotation.replaced.identifyingToken else { return }
+        try? await tokenStore.save(rotation.renewed)
     }
 
     /// The error for a session that another process ended (or replaced) while this one

@@ -48,8 +48,9 @@ struct SessionState: Sendable {
     /// retired the stored refresh token, so they are used for every call while the store still
     /// holds what they replaced, and saved again on the next call until the store takes them.
     private(set) var unsaved: UnsavedCredentials?
-    /// Rotated credentials a refresh got after a sign-out or sign-in had moved on (not saved, by
-    /// rule 6): a sign-out waiting for the store revokes these, the live ones.
+    /// Rotated credentials a refresh got after a sign-out or sign-in had moved on (handed to no
+    /// caller, by rule 6; saved only over the credentials they replaced): a sign-out waiting for
+    /// the store revokes these, the live ones.
     private var overtaken: UnsavedCredentials?
     /// The stored credentials of a session that ended here but that the store could not remove.
     private var ended: EndedCredentials?

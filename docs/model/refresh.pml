@@ -22,6 +22,9 @@
  *   OPS1=n         operations of process 1's client (OPS unless set)
  *   NO_REREAD      variant: the refresh does not re-read the store inside the section
  *   NO_GENCHECK    variant: the refresh does not check the generation after the server answered
+ *   NO_OVERTAKEN_SAVE  variant: a rotation a sign-out or sign-in overtook is not saved (finding F1)
+ *   NO_ACCOUNT_CHECK   variant: a caller gets what the refresh it joined returned, whatever
+ *                  the account (finding F2)
  */
 
 #ifndef GRACE
@@ -58,6 +61,7 @@
 #define S_REUSED  2  /* 401 refresh_token_reused (the family is revoked) */
 #define S_INVALID 3  /* 401 invalid_refresh_token (revoked family) */
 #define S_FAILED  4  /* a 5xx, or no answer at all (a lost response) */
+#define S_OVERTAKEN 5 /* rotated, but a sign-out or sign-in here began meanwhile (the engine's mark) */
 
 /* What a refresh hands its callers. */
 #define R_OK      1  /* credentials (the token in rtok) */
@@ -95,9 +99,9 @@ byte crashes, losses, fails, signs;
 /* ---- ghosts: what the properties watch ---- */
 byte done;                  /* clients that finished (or died with their process) */
 bool presentedTwice;        /* the server saw a refresh token presented again */
-byte overtaken;             /* a stored token whose rotation a sign-out or sign-in overtook (not saved: rule 6) */
+byte overtaken;             /* a stored token whose rotation a sign-out or sign-in overtook (saved for the next holder of the section) */
 bool presentedOvertaken;    /* such a token was presented again (finding F1, README) */
-bool sessionLost;           /* a session ended other than by a sign-out (F1 aside) */
+bool sessionLost;           /* a session ended other than by a sign-out */
 bool rotationLost;          /* at the end, the store holds a token the server already used */
 bool wrongAccount;          /* a call was made with another account's token than it started with */
 
@@ -131,7 +135,7 @@ inline server_refresh(t) {
         :: GRACE && !twd[t] && !frev[tfam[t]] && n_issued > 0 && n_used == 0 ->
             issue_child(t); code = S_ROTATED          /* a sibling: mayIssueSibling */
         :: else ->
-            if :: !frev[tfam[t]] && t != overtaken -> sessionLost = true :: else fi;
+            if :: !frev[tfam[t]] -> sessionLost = true :: else fi;
             frev[tfam[t]] = true; code = S_REUSED       /* SessionStore.revoke */
         fi
     :: else ->
@@ -167,7 +171,8 @@ inline leave_section() {
     lock = 0
 }
 
-/* SessionService.refresh(after:) for `cred`: sets `r` and `got`. */
+/* SessionService.refresh(after:) for `cred`: sets `r` and `got`; a result of another account
+ * than `cred`'s (a joined refresh of the session another program signed in) is R_CHANGED. */
 inline refresh() {
     d_step {                                            /* SessionState.joinOrStartRefresh */
         if
@@ -197,6 +202,12 @@ inline refresh() {
             if :: inflight[p] == rid -> inflight[p] = 0 :: else fi
         }
     fi;
+#ifndef NO_ACCOUNT_CHECK
+    if                                                  /* refresh(after:): never another account's */
+    :: r == R_OK && facct[tfam[got]] != facct[tfam[cred]] -> r = R_CHANGED; got = 0
+    :: else
+    fi;
+#endif
     rid = 0; joined = false; g = 0
 }
 
@@ -234,7 +245,7 @@ inline perform() {
 #ifdef NO_GENCHECK
                 r = R_OK
 #else
-                if :: stale -> r = R_ENDED; overtaken = stored :: else -> r = R_OK fi
+                if :: stale -> r = R_ENDED; overtaken = stored; code = S_OVERTAKEN :: else -> r = R_OK fi
 #endif
             :: code == S_REUSED || code == S_INVALID -> /* refreshFailure: refreshFailed(in:endsSession:) */
                 if :: gen[p] == g -> gen[p]++; code = 0 :: else -> skip fi;
@@ -252,6 +263,12 @@ inline perform() {
         :: r == R_ENDED && code == 0 ->                 /* tokenStore.clear(): the session ends here */
             assert(stok == 0 || tfam[stok] == tfam[stored]);  /* only its own session */
             atomic { if :: stok != 0 && !frev[tfam[stok]] -> sessionLost = true :: else fi; stok = 0 }
+        :: r == R_ENDED && code == S_OVERTAKEN ->       /* keep: saveOvertaken, to no caller */
+#ifndef NO_OVERTAKEN_SAVE
+            if :: stok == stored -> stok = got :: else fi   /* only over the token it rotated */
+#else
+            skip
+#endif
         :: else -> skip
         fi
     fi;
@@ -371,8 +388,8 @@ init {
 }
 
 /* Properties (docs/model/README.md says which runs check which). */
-ltl no_reuse      { [] !presentedTwice }             /* the server never sees a token twice (F1 aside) */
-ltl no_reuse_at_all { [] !(presentedTwice || presentedOvertaken) }   /* the same, F1 included */
+ltl no_reuse      { [] !presentedTwice }             /* the server never sees a token twice (an overtaken one apart) */
+ltl no_reuse_at_all { [] !(presentedTwice || presentedOvertaken) }   /* the same, overtaken ones included (F1) */
 ltl no_lost_rotation { [] !rotationLost }            /* every rotation the server made is stored */
 ltl session_kept  { [] !sessionLost }                /* a session ends only by sign-out */
 ltl one_account   { [] !wrongAccount }               /* a call never switches accounts */
