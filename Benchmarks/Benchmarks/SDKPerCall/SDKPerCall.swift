@@ -63,6 +63,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("baseline: HTTPRequest by hand + transport + decode") { benchmark in
+        let transport = Fixtures.transport
+        for _ in benchmark.scaledIterations {
+            let url = URL(string: Fixtures.baseURL + "/v1/posts/42")!
+            let headers = ["Accept": "application/json", "Authorization": "Bearer " + Fixtures.accessToken]
+            let (data, response) = try await transport.send(HTTPRequest(method: .get, url: url, headerFields: headers))
+            guard (200...299).contains(response.statusCode) else { fatalError("not 2xx") }
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            blackHole(try decoder.decode(Post.self, from: data))
+        }
+    }
+
     // MARK: the SDK's layers
 
     Benchmark("sdk: makeRequest (Endpoint → HTTPRequest)") { benchmark in
