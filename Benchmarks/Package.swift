@@ -12,9 +12,21 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // What every benchmark shares: the memory transport, the endpoint and its response.
+        .target(
+            name: "BenchFixtures",
+            dependencies: [.product(name: "NetworkService", package: "AppSDK")],
+            swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]
+        ),
+        // `Server.send` in a loop, to run under `valgrind --tool=callgrind`.
+        .executableTarget(
+            name: "SendLoop",
+            dependencies: ["BenchFixtures", .product(name: "NetworkService", package: "AppSDK")]
+        ),
         .executableTarget(
             name: "SDKPerCall",
             dependencies: [
+                "BenchFixtures",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),

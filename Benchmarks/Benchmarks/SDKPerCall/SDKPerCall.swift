@@ -1,3 +1,4 @@
+import BenchFixtures
 import Benchmark
 import Foundation
 #if canImport(FoundationNetworking)
@@ -60,6 +61,14 @@ let benchmarks: @Sendable () -> Void = {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             blackHole(try decoder.decode(Post.self, from: data))
+        }
+    }
+
+    Benchmark("baseline: HTTPRequest by hand") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let url = URL(string: Fixtures.baseURL + "/v1/posts/42")!
+            let headers = ["Accept": "application/json", "Authorization": "Bearer " + Fixtures.accessToken]
+            blackHole(HTTPRequest(method: .get, url: url, headerFields: headers))
         }
     }
 
