@@ -35,12 +35,17 @@ public enum JSONCoding {
 
     /// Formats a date as RFC 3339 UTC without fractional seconds.
     public static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+        date.formatted(utcStyle)
     }
 
     /// Parses an RFC 3339 date, with or without fractional seconds; `nil` if it is not one.
     public static func parse(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        if let date = try? Date(text, strategy: wholeSecondsStyle) { return date }
+        return try? Date(text, strategy: fractionalSecondsStyle)
     }
+
+    // The styles are values (Sendable), made once rather than per date.
+    private static let utcStyle = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
+    private static let wholeSecondsStyle = Date.ISO8601FormatStyle()
+    private static let fractionalSecondsStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

@@ -26,7 +26,8 @@ package enum PercentEncoding {
         encode(text).replacingOccurrences(of: "%20", with: "+")
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is one of RFC 3986's unreserved characters (`A–Z a–z 0–9 - . _ ~`).
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"),

@@ -28,11 +28,11 @@ extension Server {
     public func sendReadingHead<Response: Decodable & Sendable>(
         _ endpoint: some Endpoint, as type: Response.Type = Response.self, accessToken: AccessToken? = nil
     ) async throws(NetworkError) -> (Response, HTTPResponse) {
-        let secrets = (accessToken.map { [$0.rawValue] } ?? []) + endpoint.secrets
         let (data, response) = try await perform(endpoint, accessToken: accessToken)
         do {
             return (try JSONCoding.makeDecoder().decode(Response.self, from: data), response)
         } catch {
+            let secrets = Self.secrets(of: endpoint, accessToken: accessToken)
             throw NetworkError(
                 kind: .decoding, method: endpoint.method, path: endpoint.path.rendered,
                 statusCode: response.statusCode,
@@ -58,11 +58,15 @@ extension Server {
                          serverMessage: reason, underlying: underlying)
         }
         var text = basePrefix + endpoint.path.rendered
-        let query = QueryParameter.render(endpoint.query)
-        if !query.isEmpty { text += "?" + query }
+        let parameters = endpoint.query
+        if !parameters.isEmpty {
+            let query = QueryParameter.render(parameters)
+            if !query.isEmpty { text += "?" + query }
+        }
         guard let url = URL(string: text) else { throw invalid("the URL \(text) is not valid") }
 
         var headers = endpoint.headers
+        headers.reserveCapacity(headers.count + 3)   // Accept, Authorization, Content-Type: one allocation
         headers["Accept"] = "application/json"
         switch endpoint.authentication {
         case .none:
@@ -94,7 +98,6 @@ extension Server {
     /// Sends the request and turns every failure into a ``NetworkError``; returns 2xx only.
     private func perform(_ endpoint: some Endpoint, accessToken: AccessToken?) async throws(NetworkError) -> (Data, HTTPResponse) {
         let request = try makeRequest(for: endpoint, accessToken: accessToken)
-        let secrets = (accessToken.map { [$0.rawValue] } ?? []) + endpoint.secrets
         func failure(_ kind: NetworkError.Kind, _ underlying: any Error) -> NetworkError {
             NetworkError(kind: kind, method: endpoint.method, path: endpoint.path.rendered, underlying: underlying)
         }
@@ -111,6 +114,7 @@ extension Server {
             throw failure(.transport, TransportError(.other, underlying: error))
         }
         guard response.isSuccess else {
+            let secrets = Self.secrets(of: endpoint, accessToken: accessToken)
             let details = errorFormat.decode(response, data)
             throw NetworkError(
                 kind: .httpStatus, method: endpoint.method, path: endpoint.path.rendered,
@@ -122,5 +126,11 @@ extension Server {
             )
         }
         return (data, response)
+    }
+
+    /// What an error about `endpoint` must not show: the access token and the endpoint's own
+    /// secrets. Built only when an error is, never on the success path.
+    static func secrets(of endpoint: some Endpoint, accessToken: AccessToken?) -> [String] {
+        (accessToken.map { [$0.rawValue] } ?? []) + endpoint.secrets
     }
 }

@@ -52,6 +52,7 @@ public struct Server: Sendable {
         }
         self.baseURL = url
         self.transport = transport
+        self.basePrefix = Self.prefix(of: url)
     }
 
     /// Creates a server from a base URL, checked as ``init(baseURL:transport:)-(String,_)`` checks text.
@@ -59,9 +60,13 @@ public struct Server: Sendable {
         try self.init(baseURL: baseURL.absoluteString, transport: transport)
     }
 
-    /// The base URL without a trailing slash, as a string endpoint paths are appended to.
-    var basePrefix: String {
-        var text = baseURL.absoluteString
+    /// The base URL without a trailing slash, as a string endpoint paths are appended to;
+    /// made once here, not per request.
+    let basePrefix: String
+
+    /// `url` as text without its trailing slashes.
+    static func prefix(of url: URL) -> String {
+        var text = url.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         return text
     }
