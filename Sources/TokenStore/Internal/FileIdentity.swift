@@ -84,7 +84,9 @@ struct FileIdentity: Equatable, Sendable {
     /// The identity of the file at `path` now, following symbolic links.
     static func lookUp(_ path: String) -> Lookup {
         var info = stat()
-        if stat(path, &info) == 0 { return .found(FileIdentity(info)) }
+        // `withCString` lends the string's own bytes; passing `path` as it is would copy them
+        // into a new array (`utf8CString`) on every load.
+        if path.withCString({ stat($0, &info) }) == 0 { return .found(FileIdentity(info)) }
         return errno == ENOENT ? .missing : .unknown
     }
 }
