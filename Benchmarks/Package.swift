@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
     name: "AppSDKBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "AppSDK", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -15,13 +15,21 @@ let package = Package(
         // What every benchmark shares: the memory transport, the endpoint and its response.
         .target(
             name: "BenchFixtures",
-            dependencies: [.product(name: "NetworkService", package: "AppSDK")],
+            dependencies: [
+                .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
+            ],
             swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]
         ),
         // `Server.send` in a loop, to run under `valgrind --tool=callgrind`.
         .executableTarget(
             name: "SendLoop",
-            dependencies: ["BenchFixtures", .product(name: "NetworkService", package: "AppSDK")]
+            dependencies: [
+                "BenchFixtures",
+                .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
+            ]
         ),
         .executableTarget(
             name: "SDKPerCall",

@@ -1,5 +1,6 @@
 public import Foundation
 public import NetworkService
+public import TokenStore
 
 /// The decoded response of every benchmark: a post with two dates, like the app's API returns.
 public struct Post: Codable, Sendable {
@@ -29,4 +30,16 @@ public enum Fixtures {
     """#.utf8)
     public static let okResponse = HTTPResponse(statusCode: 200, headerFields: ["Content-Type": "application/json"])
     public static let transport = MemoryTransport(body: body, response: okResponse)
+    /// The JSON preset's refresh path the refresh benchmarks use.
+    public static let refreshPath = "/token/refresh"
+    /// Credentials valid for a day: no call refreshes.
+    public static var freshCredentials: Credentials {
+        Credentials(accessToken: accessToken, refreshToken: "bench-refresh-token",
+                    accessTokenExpiresAt: Date().addingTimeInterval(86_400), accountID: "kim")
+    }
+    /// Credentials expiring in 10 seconds, within the 30-second margin of ``Sessions/service(store:)``: the next call refreshes.
+    public static var dueCredentials: Credentials {
+        Credentials(accessToken: "bench-access-token-due", refreshToken: "bench-refresh-token-due",
+                    accessTokenExpiresAt: Date().addingTimeInterval(10), accountID: "kim")
+    }
 }
