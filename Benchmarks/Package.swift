@@ -22,7 +22,8 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]
         ),
-        // `Server.send` in a loop, to run under `valgrind --tool=callgrind`.
+        // Each row in a loop: CPU per call (process CPU), the time goals (`SendLoop goals`),
+        // and a loop to run under `strace -c` or `valgrind --tool=callgrind` (README.md).
         .executableTarget(
             name: "SendLoop",
             dependencies: [
