@@ -41,9 +41,7 @@ public enum OIDCAdopter {
         let provider = try await OAuthProvider.discover(issuer: issuer, clientID: clientID, clientSecret: clientSecret)
         let session = SessionService(server: api, tokenStore: store,
                                      configuration: .clientCredentials(provider, scopes: scopes))
-        if try await !session.isSignedIn() {
-            try await session.signIn(with: .clientCredentials(provider, scopes: scopes))
-        }
+        try await session.signInIfNeeded(with: .clientCredentials(provider, scopes: scopes))
         return session
     }
 }

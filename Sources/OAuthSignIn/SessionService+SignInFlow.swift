@@ -49,4 +49,31 @@ extension SessionService {
         let stored = try await startSession(tokens: reply.tokens, accountID: claims?.sub ?? accountID)
         return SignInResult(accountID: stored, idToken: claims, scope: reply.scope)
     }
+
+    /// Runs `flow` unless the store holds a session, inside one exclusive section of the
+    /// store: programs that share the store and start together sign in once between them
+    /// (the others find the first one's session when their turn comes). Made for
+    /// ``SignInFlow/clientCredentials(_:scopes:)``, where nobody waits on a person:
+    ///
+    /// ```swift
+    /// try await session.signInIfNeeded(with: .clientCredentials(provider, scopes: ["read"]))
+    /// ```
+    ///
+    /// With an interactive flow, every program sharing the store waits for the person to
+    /// finish before it can refresh; check ``/SessionEngine/SessionService/isSignedIn()`` and
+    /// call ``signIn(with:)`` instead.
+    ///
+    /// - Returns: What ``signIn(with:)`` returns, or `nil` when a session was stored already
+    ///   (it is kept, whichever account it belongs to, and no request is sent).
+    /// - Throws: What ``signIn(with:)`` throws, ``/TokenStore/TokenStoreError`` when the store
+    ///   cannot be read or locked, and `CancellationError` when cancelled while waiting for it.
+    @discardableResult
+    public func signInIfNeeded(with flow: SignInFlow) async throws -> SignInResult? {
+        // Nested exclusive sections of the same task tree run directly, so signIn(with:)'s
+        // own save does not wait for this one.
+        try await tokenStore.withExclusiveAccess { [self] in
+            guard try await !isSignedIn() else { return nil }
+            return try await signIn(with: flow)
+        }
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NetworkService
 @testable import OAuthSignIn
 @testable import SessionEngine
+import Synchronization
 import Testing
 import TokenStore
 
@@ -84,6 +85,34 @@ struct ClientCredentialsTests {
         _ = session
     }
 
+    @Test("programs that share a store and sign in at the same moment with signInIfNeeded make one token request between them")
+    func signInIfNeededOnceBetweenPrograms() async throws {
+        let fake = try FakeOIDCServer()
+        let store = SlowLoadingStore()
+        let (first, provider) = try await makeSession(fake, store: store)
+        let (second, _) = try await makeSession(fake, store: store)
+        async let one = first.signInIfNeeded(with: .clientCredentials(provider, scopes: ["read"]))
+        async let two = second.signInIfNeeded(with: .clientCredentials(provider, scopes: ["read"]))
+        let results = try await [one, two]
+        #expect(fake.state.withLock { $0.clientCredentialsGrants } == 1)
+        #expect(results.compactMap(\.self).map(\.accountID) == [FakeOIDCServer.confidentialClientID])
+        #expect(try await me(first) == FakeMe(username: FakeOIDCServer.confidentialClientID))
+        #expect(try await me(second) == FakeMe(username: FakeOIDCServer.confidentialClientID))
+    }
+
+    @Test("signInIfNeeded keeps a stored session and sends nothing")
+    func signInIfNeededKeepsStoredSession() async throws {
+        let fake = try FakeOIDCServer()
+        let store = InMemoryTokenStore()
+        let (session, provider) = try await makeSession(fake, store: store)
+        try await session.signIn(with: .clientCredentials(provider, scopes: ["read"]))
+        let stored = try await store.load()
+        let requests = fake.requests.count
+        #expect(try await session.signInIfNeeded(with: .clientCredentials(provider, scopes: ["read"])) == nil)
+        #expect(fake.requests.count == requests && fake.state.withLock { $0.clientCredentialsGrants } == 1)
+        #expect(try await store.load() == stored)
+    }
+
     @Test("a public client cannot use client credentials: flowUnavailable, nothing sent")
     func needsSecret() async throws {
         let fake = try FakeOIDCServer()
@@ -140,5 +169,27 @@ struct ClientCredentialsTests {
         #expect(state.unsavedRenewal(over: replaced, in: state.generation) == renewed)
         let ended = EndedCredentials(replaced, reason: .userSignedOut)
         #expect(ended.matches(replaced) && !ended.matches(movedOn))
+    }
+}
+
+/// An in-memory store whose first read returns only when a second one has read too (or
+/// half a second has passed): two programs that look at the same moment both see what was
+/// stored before either of them saved, unless something makes them take turns.
+private final class SlowLoadingStore: TokenStore {
+    let inner = InMemoryTokenStore()
+    let reads = Mutex(0)
+    func load() async throws(TokenStoreError) -> Credentials? {
+        let stored = try await inner.load()
+        reads.withLock { $0 += 1 }
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        while reads.withLock({ $0 }) < 2, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return stored
+    }
+    func save(_ credentials: Credentials) async throws(TokenStoreError) { try await inner.save(credentials) }
+    func clear() async throws(TokenStoreError) { try await inner.clear() }
+    func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await inner.withExclusiveAccess(body)
     }
 }
