@@ -78,17 +78,25 @@ enum Sodium {
     /// Derives a 32-byte key from `passphrase` with Argon2id (`crypto_pwhash`). This is the
     /// slow, memory-hard step; it runs on a Dispatch thread so that it does not hold one of
     /// Swift concurrency's few cooperative threads.
+    ///
+    /// The key comes back through a lock rather than as the continuation's value: both order
+    /// the Dispatch thread's writes before the task's reads, but ThreadSanitizer on Linux sees
+    /// only the lock (through the continuation alone, it reported the key's fields, written
+    /// here and read by the next save, as a data race; `scripts/sanitize`).
     static func deriveKey(
         passphrase: SecretBytes, salt: [UInt8], opsLimit: UInt64, memoryLimit: UInt64, path: String?
     ) async throws(TokenStoreError) -> SecretBytes {
-        let result: Result<SecretBytes, TokenStoreError> = await withCheckedContinuation { continuation in
+        let handoff = LockedValue<Result<SecretBytes, TokenStoreError>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: deriveKeyNow(
+                let derived = deriveKeyNow(
                     passphrase: passphrase, salt: salt, opsLimit: opsLimit, memoryLimit: memoryLimit, path: path
-                ))
+                )
+                handoff.withLock { $0 = derived }
+                continuation.resume()
             }
         }
-        return try result.get()
+        return try handoff.withLock { $0 }!.get()
     }
 
     private static func deriveKeyNow(
