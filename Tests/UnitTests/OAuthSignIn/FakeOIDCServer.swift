@@ -2,7 +2,6 @@ import AppSDKTesting
 import Foundation
 import NetworkService
 @testable import OAuthSignIn
-import Synchronization
 
 /// Plays an OpenID Connect provider and an API on two origins, through a ``TestTransport``:
 /// discovery at `{issuer}/.well-known/openid-configuration`, the token endpoint (authorization
@@ -46,7 +45,7 @@ final class FakeOIDCServer: Sendable {
     let clock: TestClock
     let transport = TestTransport()
     let api: Server
-    let state: Mutex<State>
+    let state: TestMutex<State>
 
     /// A provider at a fresh issuer (discovery is cached per process, so each test has its own).
     init(clock: TestClock = TestClock(), issuerPath: String = "/o") throws {
@@ -55,7 +54,7 @@ final class FakeOIDCServer: Sendable {
         let base = "https://\(host)\(issuerPath)"
         issuer = URL(string: base)!
         api = try Server(baseURL: "https://api.example.test", transport: transport)
-        state = Mutex(State(document: [
+        state = TestMutex(State(document: [
             "issuer": base,
             "authorization_endpoint": base + "/authorize/",
             "token_endpoint": base + "/token/",

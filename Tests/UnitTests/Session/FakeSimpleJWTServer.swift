@@ -1,7 +1,6 @@
 import AppSDKTesting
 import Foundation
 import NetworkService
-import Synchronization
 
 /// Plays a Django REST framework server with djangorestframework-simplejwt, the JSON server
 /// of the README's example, on the test's clock:
@@ -35,7 +34,7 @@ final class FakeSimpleJWTServer: Sendable {
         var profileRequests = 0
     }
 
-    let state = Mutex(State())
+    let state = TestMutex(State())
     private let now: @Sendable () -> Date
     private let advance: (@Sendable (TimeInterval) -> Void)?
 

@@ -3,7 +3,6 @@ import AppSDKTesting
 import Foundation
 import NetworkService
 import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -31,7 +30,7 @@ struct ForbiddenExpiredTokenTests {
             var refusesEveryToken = false
             var sendsExpiresIn = true
         }
-        let state = Mutex(State())
+        let state = TestMutex(State())
         let transport: TestTransport
 
         init(refusal: Refusal) {

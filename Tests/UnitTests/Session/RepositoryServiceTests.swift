@@ -3,7 +3,6 @@ import AppSDKTesting
 import Foundation
 import NetworkService
 import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -229,7 +228,7 @@ struct RepositoryServiceTests {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials())
         let service = makeService(store: store)
         fake.expireAllAccessTokens()
-        let replaced = Mutex(false)
+        let replaced = TestMutex(false)
         let replacement = fake.issueCredentials()
 
         let member = try await service.request { server, token in

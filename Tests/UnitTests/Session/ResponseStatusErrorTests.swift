@@ -2,7 +2,6 @@ import AppSDKTesting
 import Foundation
 import NetworkService
 import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -22,7 +21,7 @@ struct ResponseStatusErrorTests {
             var calls: [String] = []
             var refusesEveryToken = false
         }
-        let state = Mutex(State())
+        let state = TestMutex(State())
         let refusal: ResponseStatusError
         let transport: TestTransport
 

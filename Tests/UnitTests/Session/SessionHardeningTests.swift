@@ -3,7 +3,6 @@ import AppSDKTesting
 import Foundation
 import NetworkService
 import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -11,14 +10,14 @@ import TokenStore
 /// or a read-only folder would.
 final class FaultyTokenStore: TokenStore {
     let inner = InMemoryTokenStore()
-    let failSaves = Mutex(false)
-    let failLocking = Mutex(false)
+    let failSaves = TestMutex(false)
+    let failLocking = TestMutex(false)
     /// What a failed lock says: `.io` for a lock file that cannot be created (a read-only
     /// folder), `.lockFailed` for a lock another program held past the timeout.
-    let lockFailureKind = Mutex(TokenStoreError.Kind.io)
+    let lockFailureKind = TestMutex(TokenStoreError.Kind.io)
     /// When set, clears fail with this kind while loads, saves and the exclusive section work:
     /// `.unavailable` for a database that went down just then.
-    let clearFailureKind = Mutex<TokenStoreError.Kind?>(nil)
+    let clearFailureKind = TestMutex<TokenStoreError.Kind?>(nil)
 
     func load() async throws(TokenStoreError) -> Credentials? { try await inner.load() }
 

@@ -2,7 +2,6 @@ import AppSDKTesting
 import Foundation
 import NetworkService
 import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -174,7 +173,7 @@ struct SessionRecordTests {
 final class FailingSaveStore: TokenStore {
     static let failure = TokenStoreError(kind: .io, path: "/tmp/credentials", reason: "the disk is full")
     let inner = InMemoryTokenStore()
-    let failsSaving = Mutex(false)
+    let failsSaving = TestMutex(false)
 
     func load() async throws(TokenStoreError) -> Credentials? { try await inner.load() }
     func save(_ credentials: Credentials) async throws(TokenStoreError) {

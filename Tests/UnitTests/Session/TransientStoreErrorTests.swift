@@ -2,7 +2,6 @@ import AppRepository
 import AppSDKTesting
 import Foundation
 import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -23,7 +22,7 @@ private final class UnavailableSectionStore: TokenStore {
 }
 
 private final class LockedFlag: Sendable {
-    private let state = Mutex(false)
+    private let state = TestMutex(false)
     var value: Bool { state.withLock { $0 } }
     func set(_ value: Bool) { state.withLock { $0 = value } }
 }

@@ -3,7 +3,6 @@ import AppSDKTesting
 import Foundation
 import NetworkService
 import SessionEngine
-import Synchronization
 import TokenStore
 
 /// Plays the app's server for RepositoryService tests through a ``TestTransport``: it
@@ -40,7 +39,7 @@ final class FakeAppServer: Sendable {
     static let memberID = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
     static let otherMemberID = "7A9619FF-8B86-D011-B42D-00C04FC964FF"
 
-    let state = Mutex(State())
+    let state = TestMutex(State())
     let clock: TestClock
     let server: Server
     private let transport: TestTransport

@@ -1,7 +1,6 @@
 import AppSDKTesting
 import Foundation
 import NetworkService
-import Synchronization
 
 /// Plays an RFC 6749 authorization server with a protected resource, through a
 /// ``TestTransport``: `/o/token/` (password and refresh_token grants, form-encoded, client
@@ -28,7 +27,7 @@ final class FakeOAuthServer: Sendable {
         var refusesEveryAccessToken = false
     }
 
-    let state = Mutex(State())
+    let state = TestMutex(State())
     let clock: TestClock
     let server: Server
     private let transport: TestTransport

@@ -1,7 +1,6 @@
 import Foundation
 import NetworkService
 import SessionEngine
-import Synchronization
 import Testing
 
 /// A JSON token server for the records' and retries' tests: `POST /token/refresh` answers
@@ -45,11 +44,11 @@ final class ScriptedTokenServer: Sendable {
     }
 
     let transport = TestTransport()
-    private let state = Mutex(State())
+    private let state = TestMutex(State())
     /// When set, `GET /me` refuses every access token (a server in a refresh loop).
-    let refusesEveryAccessToken = Mutex(false)
+    let refusesEveryAccessToken = TestMutex(false)
     /// Called at the start of each refresh request (a gate, say).
-    let onRefresh = Mutex<(@Sendable () async -> Void)?>(nil)
+    let onRefresh = TestMutex<(@Sendable () async -> Void)?>(nil)
 
     init() {
         transport.serve { [self] request in try await answer(request) }
@@ -124,7 +123,7 @@ struct MeEndpoint: Endpoint {
 
 /// Collects an observer's records.
 final class RecordCollector: Sendable {
-    private let collected = Mutex<[SessionRecord]>([])
+    private let collected = TestMutex<[SessionRecord]>([])
 
     var observer: SessionObserver { SessionObserver { [self] record in collected.withLock { $0.append(record) } } }
     var records: [SessionRecord] { collected.withLock { $0 } }

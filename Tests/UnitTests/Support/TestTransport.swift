@@ -1,6 +1,5 @@
 import Foundation
 import NetworkService
-import Synchronization
 
 /// A transport that plays the server in unit tests: a closure answers each request,
 /// and every request is recorded for assertions.
@@ -19,11 +18,11 @@ final class TestTransport: HTTPTransport {
         static func status(_ status: Int) -> Reply { Reply(status: status) }
     }
 
-    private let handler: Mutex<@Sendable (HTTPRequest) async throws -> Reply>
-    private let recorded = Mutex<[HTTPRequest]>([])
+    private let handler: TestMutex<@Sendable (HTTPRequest) async throws -> Reply>
+    private let recorded = TestMutex<[HTTPRequest]>([])
 
     init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> Reply) {
-        self.handler = Mutex(handler)
+        self.handler = TestMutex(handler)
     }
 
     /// A transport that cannot connect until ``serve(_:)`` gives it a handler: for a fake

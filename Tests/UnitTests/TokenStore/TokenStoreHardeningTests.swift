@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 import Testing
 import TokenStore
 
@@ -13,7 +12,7 @@ struct TokenStoreHardeningTests {
     /// Loads with `store` on a thread of its own; if it has not finished after `seconds`, opens
     /// the FIFO at `fifo` for writing (which releases a reader blocked in `open`) and says so.
     private func loadWithoutHanging(_ store: any TokenStore, fifo: URL, seconds: Double = 5) async -> (hung: Bool, error: TokenStoreError?) {
-        let result = Mutex<TokenStoreError??>(nil)
+        let result = TestMutex<TokenStoreError??>(nil)
         let task = Task.detached {
             do {
                 _ = try await store.load()
