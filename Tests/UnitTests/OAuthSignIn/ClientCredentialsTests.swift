@@ -3,7 +3,6 @@ import Foundation
 import NetworkService
 @testable import OAuthSignIn
 @testable import SessionEngine
-import Synchronization
 import Testing
 import TokenStore
 
@@ -177,7 +176,7 @@ struct ClientCredentialsTests {
 /// stored before either of them saved, unless something makes them take turns.
 private final class SlowLoadingStore: TokenStore {
     let inner = InMemoryTokenStore()
-    let reads = Mutex(0)
+    let reads = TestMutex(0)
     func load() async throws(TokenStoreError) -> Credentials? {
         let stored = try await inner.load()
         reads.withLock { $0 += 1 }
