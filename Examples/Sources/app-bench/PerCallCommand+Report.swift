@@ -50,7 +50,7 @@ extension PerCallCommand {
     /// One goal line: the ratio at each level, and its verdict when there is a goal.
     private static func line(_ samples: PerCallSamples, _ label: String, _ variant: String, _ baseline: String, goal: Double?) {
         guard samples.measured(variant), samples.measured(baseline) else { return }   // left out with --only
-        var text = "  " + pad(label, 54)
+        var text = "  " + pad(label, 60)
         for tasks in PerCallSamples.levels {
             let estimate = samples.estimate(variant, to: baseline, tasks: tasks)
             text += pad(estimate.text + (goal.map { " " + estimate.verdict(atMost: $0).rawValue } ?? ""), 30, right: true)
