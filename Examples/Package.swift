@@ -27,6 +27,10 @@ let package = Package(
         // `app-bench worker --store postgres` and the fleet test (Integrations/PostgresTokenStore).
         .package(path: "../Integrations/PostgresTokenStore"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Already in AsyncHTTPClientTransport's graph; named here for app-bench's raw
+        // AsyncHTTPClient rows (no version beyond what the transport asks for).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     ],
     targets: [
         .target(
@@ -85,9 +89,18 @@ let package = Package(
                 .product(name: "TokenStore", package: "AppSDK"),
                 .product(name: "AppSDKTesting", package: "AppSDK"),
                 .product(name: "AsyncHTTPClientTransport", package: "AsyncHTTPClientTransport"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresTokenStore", package: "PostgresTokenStore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // app-bench's own logic without a server: how per-call sums up its rounds and judges a goal.
+        .testTarget(
+            name: "AppBenchTests",
+            dependencies: ["app-bench"],
             swiftSettings: swiftSettings
         ),
         // 3 hosts × 4 processes sharing one session through PostgreSQL (app-bench fleet), with

@@ -5,19 +5,14 @@ import Glibc
 import Darwin
 #endif
 
-#if canImport(Glibc)
-private let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
-#else
-private let RUSAGE_SELF_WHO = RUSAGE_SELF
-#endif
-
-/// CPU time this process has used so far (user + system, every thread), from `getrusage`.
+/// CPU seconds this process has used so far: user and system, every thread (the caller's,
+/// URLSession's and SwiftNIO's alike), from `CLOCK_PROCESS_CPUTIME_ID` (nanoseconds, where
+/// `getrusage` counts microseconds).
 enum CPUTime {
     static func now() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF_WHO, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

@@ -1,40 +1,53 @@
-import AppRepository
 import ArgumentParser
 import AsyncHTTPClientTransport
+import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NetworkService
-import SessionEngine
-import Synchronization
-import TokenStore
 
 /// Per call: `GET /v1/members/me` through each way of calling it, one at a time and from 8
-/// and 64 concurrent tasks; wall time and client CPU (getrusage) per call, as ratios of raw
-/// URLSession measured in the same run.
+/// and 64 concurrent tasks. The figure to read is the client's CPU per call (the whole
+/// process's: the caller's threads, URLSession's and SwiftNIO's) as a ratio of raw
+/// URLSession's in the same round: many short rounds, each measuring every variant in turn
+/// (order rotated), so what the shared machine does to one variant it does to its baseline
+/// a moment apart; the median of the rounds' ratios and its 95 % interval are printed, and a
+/// goal is judged from the interval.
 struct PerCallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "per-call", abstract: "Wall time and client CPU per call, for each way of calling the API.")
+        commandName: "per-call", abstract: "Client CPU and wall time per call, for each way of calling the API.")
+
+    /// The SDK's rows over URLSession, each ÷ raw URLSession, at every concurrency.
+    static let sdkGoal = 1.03
+    /// The AsyncHTTPClient transport ÷ the URLSession transport (the static API over each).
+    static let ahcGoal = 0.33
+    /// A service with an observer installed ÷ one without.
+    static let observerGoal = 1.02
 
     @OptionGroup var server: ServerOption
-    @Option(help: "Rounds; the variants are interleaved in each round, order rotated.") var rounds = 5
-    @Option(help: "Calls per variant, concurrency and round.") var calls = 256
+    // Many short rounds rather than a few long ones: the shorter a round, the closer in time a
+    // variant and its baseline run, and the more of what the machine does cancels in their ratio.
+    @Option(help: "Rounds; each measures every variant in turn, order rotated (at least 1).") var rounds = 60
+    @Option(help: "Calls per variant in a round (at least 2 per task: 128 at 64 tasks by default).") var calls = 64
+    @Option(help: "Measure only the variants whose name contains this (repeatable; raw URLSession is always measured).")
+    var only: [String] = []
 
-    struct Variant {
-        let name: String
-        let call: @Sendable () async throws -> Void
+    func validate() throws {
+        guard (1...10_000).contains(rounds) else { throw ValidationError("--rounds must be within 1...10000") }
+        guard (1...100_000).contains(calls) else { throw ValidationError("--calls must be within 1...100000") }
     }
 
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("app-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let urlSessionServer = try server.makeServer()
         let ahc = AsyncHTTPClientTransport.owningClient(timeout: 60)
-        let ahcServer = try server.makeServer(transport: ahc)
         do {
-            let variants = try await makeVariants(urlSessionServer, ahcServer, folder: folder)
-            try await measure(variants)
+            let variants = try await PerCallVariant.all(
+                baseURL: server.server, server: try server.makeServer(), ahc: ahc,
+                ahcServer: try server.makeServer(transport: ahc), folder: folder
+            ).filter { variant in
+                variant.name == PerCallVariant.rawURLSession || only.isEmpty || only.contains { variant.name.contains($0) }
+            }
+            let samples = try await Self.measure(variants, rounds: rounds, calls: calls)
+            Self.report(samples, variants: variants.map(\.name), rounds: rounds, calls: calls)
         } catch {
             try? await ahc.shutdown()
             throw error
@@ -42,51 +55,34 @@ struct PerCallCommand: AsyncParsableCommand {
         try await ahc.shutdown()
     }
 
-    private func makeVariants(_ server: Server, _ ahcServer: Server, folder: URL) async throws -> [Variant] {
-        func signedIn(_ store: any TokenStore, on server: Server) async throws -> RepositoryService {
-            let service = RepositoryService(server: server, tokenStore: store)
-            _ = try await service.signInAnonymously()
-            return service
-        }
-        let memory = try await signedIn(InMemoryTokenStore(), on: server)
-        // The same with an observer installed (issue #21): it must cost nothing on a call that needs no refresh.
-        var observed = RepositoryService.Configuration.appAPI
-        let records = Mutex(0)
-        observed.observer = SessionObserver { _ in records.withLock { $0 += 1 } }
-        let observedMemory = RepositoryService(server: server, tokenStore: InMemoryTokenStore(), configuration: observed)
-        _ = try await observedMemory.signInAnonymously()
-        let file = try await signedIn(FileTokenStore(fileURL: folder.appendingPathComponent("plain.json")), on: server)
-        let encrypted = try await signedIn(try await EncryptedFileTokenStore(
-            fileURL: folder.appendingPathComponent("store.enc"), key: .keyFile(folder.appendingPathComponent("store.key"))), on: server)
-        let ahcMemory = try await signedIn(InMemoryTokenStore(), on: ahcServer)
-        let token = try await AuthAPI.signInAnonymously(server: server).tokens.accessToken
+    /// Calls per variant in a round at `tasks` tasks: `calls`, at least 2 per task, a multiple of `tasks`.
+    static func callCount(_ calls: Int, tasks: Int) -> Int {
+        max(calls, 2 * tasks) / tasks * tasks
+    }
 
-        // Raw URLSession: the same request and decoding with no SDK in between.
-        var request = URLRequest(url: URL(string: self.server.server + "/v1/members/me")!, cachePolicy: .reloadIgnoringLocalCacheData)
-        request.setValue("Bearer \(token.rawValue)", forHTTPHeaderField: "Authorization")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        let session = URLSession(configuration: configuration)
-        let raw = request
-        return [
-            Variant(name: "raw URLSession + decode") {
-                let (data, response) = try await session.data(for: raw)
-                guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-                _ = try JSONCoding.makeDecoder().decode(Member.self, from: data)
-            },
-            Variant(name: "static API (URLSession)") { _ = try await MemberAPI.fetchMe(server: server, accessToken: token) },
-            Variant(name: "service, memory store") { _ = try await memory.members.fetchMe() },
-            Variant(name: "service, memory store, observer installed") { _ = try await observedMemory.members.fetchMe() },
-            Variant(name: "service, file store") { _ = try await file.members.fetchMe() },
-            Variant(name: "service, encrypted store") { _ = try await encrypted.members.fetchMe() },
-            Variant(name: "static API (AsyncHTTPClient)") { _ = try await MemberAPI.fetchMe(server: ahcServer, accessToken: token) },
-            Variant(name: "service, memory, AHC") { _ = try await ahcMemory.members.fetchMe() },
-        ]
+    /// Measures every variant at every level, `rounds` times, interleaved.
+    static func measure(_ variants: [PerCallVariant], rounds: Int, calls: Int) async throws -> PerCallSamples {
+        // Never from the main actor: a loop there pays a hop to it and back on every call.
+        dispatchPrecondition(condition: .notOnQueue(.main))
+        // Warm up every variant (connections, caches) before measuring.
+        for tasks in PerCallSamples.levels {
+            for variant in variants { _ = try await time(variant, tasks: tasks, calls: callCount(calls, tasks: tasks)) }
+        }
+        var samples = PerCallSamples()
+        for round in 0..<rounds {
+            for tasks in PerCallSamples.levels {
+                for offset in variants.indices {
+                    let variant = variants[(round + offset) % variants.count]
+                    let (wall, cpu) = try await time(variant, tasks: tasks, calls: callCount(calls, tasks: tasks))
+                    samples.record(variant.name, tasks: tasks, wall: wall, cpu: cpu)
+                }
+            }
+        }
+        return samples
     }
 
     /// Runs `calls` calls of `variant` from `tasks` tasks; returns wall and CPU seconds per call.
-    private func time(_ variant: Variant, tasks: Int) async throws -> (wall: Double, cpu: Double) {
+    static func time(_ variant: PerCallVariant, tasks: Int, calls: Int) async throws -> (wall: Double, cpu: Double) {
         let perTask = calls / tasks
         let (wall0, cpu0) = (WallTime.now(), CPUTime.now())
         if tasks == 1 {
@@ -99,55 +95,7 @@ struct PerCallCommand: AsyncParsableCommand {
                 try await group.waitForAll()
             }
         }
-        let count = Double(tasks == 1 ? calls : perTask * tasks)
+        let count = Double(perTask * tasks)
         return ((WallTime.now() - wall0) / count, (CPUTime.now() - cpu0) / count)
-    }
-
-    private func measure(_ variants: [Variant]) async throws {
-        let levels = [1, 8, 64]
-        // Warm up every variant (connections, caches) before measuring.
-        for variant in variants { _ = try await time(variant, tasks: 8) }
-        var wall: [String: [Double]] = [:]
-        var cpu: [String: [Double]] = [:]
-        for round in 0..<rounds {
-            for level in levels {
-                for offset in 0..<variants.count {
-                    let variant = variants[(round + offset) % variants.count]
-                    let (w, c) = try await time(variant, tasks: level)
-                    wall["\(variant.name)|\(level)", default: []].append(w)
-                    cpu["\(variant.name)|\(level)", default: []].append(c)
-                }
-            }
-        }
-        print("Per call: GET /v1/members/me, \(calls) calls per cell, median of \(rounds) rounds (variants interleaved, order rotated)")
-        print("wall µs per call / client CPU µs per call / CPU ÷ raw URLSession at the same concurrency")
-        var header = pad("", 44)
-        for level in levels { header += pad(level == 1 ? "sequential" : "\(level) tasks", 28, right: true) }
-        print(header)
-        let baseline = variants[0].name
-        for variant in variants {
-            var line = pad(variant.name, 44)
-            for level in levels {
-                let w = median(wall["\(variant.name)|\(level)"]!) * 1e6
-                let c = median(cpu["\(variant.name)|\(level)"]!) * 1e6
-                let ratio = c / (median(cpu["\(baseline)|\(level)"]!) * 1e6)
-                line += pad("\(format(w, 0)) / \(format(c, 0)) / \(format(ratio))×", 28, right: true)
-            }
-            print(line)
-        }
-        print()
-        print("Goals (client CPU per call, sequential):")
-        let sequentialCPU = { (name: String) in median(cpu["\(name)|1"]!) }
-        let rawCPU = sequentialCPU(baseline)
-        for (name, goal) in [("service, memory store", 1.02), ("service, file store", 1.03), ("service, encrypted store", 1.03)] {
-            let ratio = sequentialCPU(name) / rawCPU
-            print("  \(pad(name, 28)) ÷ raw URLSession: \(format(ratio))× (goal ≤ \(format(goal))) \(ratio <= goal ? "met" : "missed")")
-        }
-        let observerCPU = sequentialCPU("service, memory store, observer installed") / sequentialCPU("service, memory store")
-        print("  observer installed ÷ none, memory store, CPU per call: \(format(observerCPU))× (goal ≤ 1.02) \(observerCPU <= 1.02 ? "met" : "missed")")
-        let transportCPU = sequentialCPU("static API (AsyncHTTPClient)") / sequentialCPU("static API (URLSession)")
-        print("  AsyncHTTPClient ÷ URLSession transport, CPU per call: \(format(transportCPU))× (goal ≤ 0.33) \(transportCPU <= 0.33 ? "met" : "missed")")
-        let throughput = median(wall["static API (URLSession)|64"]!) / median(wall["static API (AsyncHTTPClient)|64"]!)
-        print("  AsyncHTTPClient ÷ URLSession transport, throughput at 64 tasks: \(format(throughput))× (goal ≥ 3) \(throughput >= 3 ? "met" : "missed")")
     }
 }

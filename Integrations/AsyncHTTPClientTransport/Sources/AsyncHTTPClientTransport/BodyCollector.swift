@@ -61,10 +61,18 @@ final class BodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// A `Content-Length` value as a number; one with more digits than an `Int` holds is
     /// `Int.max` (larger than any limit), one that is not digits `nil`.
+    ///
+    /// Spaces and tabs around it (HTTP's optional whitespace) are ignored. Read from the UTF-8
+    /// bytes: it runs on every response, and Foundation's `trimmingCharacters(in:)` cost about
+    /// 6 µs of the call's ~240 µs of client CPU (perf, `app-bench per-call`).
     static func length(_ text: String) -> Int? {
-        let digits = text.trimmingCharacters(in: .whitespaces)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        return Int(digits) ?? .max
+        let bytes = text.utf8
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }),
+              let last = bytes.lastIndex(where: { !isBlank($0) }) else { return nil }
+        let digits = bytes[first...last]
+        guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(Substring(digits)) ?? .max
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {

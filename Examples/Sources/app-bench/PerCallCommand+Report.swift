@@ -1,0 +1,69 @@
+import Foundation
+
+extension PerCallCommand {
+    /// Prints the ratios with their intervals and verdicts, the µs behind them, and the goals.
+    static func report(_ samples: PerCallSamples, variants: [String], rounds: Int, calls: Int) {
+        let levels = PerCallSamples.levels
+        let baseline = PerCallVariant.rawURLSession
+        let columns = levels.map { $0 == 1 ? "sequential" : "\($0) tasks" }
+        print("Per call: GET /v1/members/me; \(rounds) rounds, each measuring every variant in turn (order rotated),")
+        print("\(callCount(calls, tasks: 1)) calls per variant (\(callCount(calls, tasks: 64)) at 64 tasks)")
+        print("client CPU per call ÷ raw URLSession's in the same round: median of the rounds [95 % interval of the median];")
+        print("the SDK's rows over URLSession: goal ≤ \(format(sdkGoal))×, met when the whole interval is within it")
+        print(pad("", 44) + columns.map { pad($0, 32, right: true) }.joined())
+        for variant in variants {
+            var line = pad(variant, 44)
+            for tasks in levels {
+                let estimate = samples.estimate(variant, to: baseline, tasks: tasks)
+                var cell = variant == baseline ? "1.00" : estimate.text
+                if PerCallVariant.sdkOverURLSession.contains(variant) { cell += " " + mark(estimate.verdict(atMost: sdkGoal)) }
+                line += pad(cell, 32, right: true)
+            }
+            print(line)
+        }
+        print("(✓ met, ✗ missed, ? not decided: the interval spans the goal)")
+        print()
+        print("median µs per call: wall / client CPU")
+        print(pad("", 44) + columns.map { pad($0, 16, right: true) }.joined())
+        for variant in variants {
+            let cells = levels.map { tasks -> String in
+                let (wall, cpu) = samples.microseconds(variant, tasks: tasks)
+                return pad("\(format(wall, 0)) / \(format(cpu, 0))", 16, right: true)
+            }
+            print(pad(variant, 44) + cells.joined())
+        }
+        print()
+        print("Goals, judged from the interval:")
+        for name in PerCallVariant.sdkOverURLSession {
+            line(samples, "\(name) ÷ raw URLSession", name, baseline, goal: sdkGoal)
+        }
+        line(samples, "observer installed ÷ none, memory store", PerCallVariant.observed, PerCallVariant.memory, goal: observerGoal)
+        line(samples, "AsyncHTTPClient ÷ URLSession transport (static API)", PerCallVariant.staticAHC,
+             PerCallVariant.staticURLSession, goal: ahcGoal)
+        print("AsyncHTTPClient's own cost, and the SDK's share over it (no goal):")
+        line(samples, "raw AHC, one loop ÷ raw URLSession", PerCallVariant.rawAHC, baseline, goal: nil)
+        line(samples, "static API (AHC) ÷ raw AHC, one loop", PerCallVariant.staticAHC, PerCallVariant.rawAHC, goal: nil)
+        line(samples, "static API (AHC) ÷ raw AHC, async API", PerCallVariant.staticAHC, PerCallVariant.rawAHCAsync, goal: nil)
+        print("(throughput at 64 tasks is not a goal: on 2 shared cores the server on the same machine bounds it)")
+    }
+
+    /// One goal line: the ratio at each level, and its verdict when there is a goal.
+    private static func line(_ samples: PerCallSamples, _ label: String, _ variant: String, _ baseline: String, goal: Double?) {
+        guard samples.measured(variant), samples.measured(baseline) else { return }   // left out with --only
+        var text = "  " + pad(label, 60)
+        for tasks in PerCallSamples.levels {
+            let estimate = samples.estimate(variant, to: baseline, tasks: tasks)
+            text += pad(estimate.text + (goal.map { " " + estimate.verdict(atMost: $0).rawValue } ?? ""), 30, right: true)
+        }
+        if let goal { text += "  (goal ≤ \(format(goal)))" }
+        print(text)
+    }
+
+    private static func mark(_ verdict: RatioEstimate.Verdict) -> String {
+        switch verdict {
+        case .met: "✓"
+        case .missed: "✗"
+        case .undecided: "?"
+        }
+    }
+}
