@@ -146,3 +146,5 @@ write("loopback-request", "favicon", "GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0
 write("loopback-request", "post", "POST /callback HTTP/1.1\r\nContent-Length: 0\r\n\r\n")
 write("loopback-request", "lf-only", "GET /callback?code=x HTTP/1.0\n\n")
 write("loopback-request", "partial", "GET /callback?code=x HTTP/1.1\r\nHost: 1")
+# A head over the listener's 8 KiB limit (431): libFuzzer grows inputs slowly, so it starts here.
+write("loopback-request", "oversized", "GET /callback?code=x HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + "a" * 8300 + "\r\n\r\n")
