@@ -27,7 +27,7 @@ import FuzzSupport
         }
         waiting.start()
         let answer = loopbackExchange(port: port, bytes: input.bytes)
-        require(answer != nil, "no connection to the listener")
+        require(answer != nil, "no connection to the listener: \(String(cString: strerror(errno)))")
         let result = outcome.wait()
         let statusLine = String(decoding: (answer ?? []).prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
         switch result {
