@@ -1,7 +1,13 @@
 /// Reads the parameters of a `WWW-Authenticate` challenge with the `Bearer` scheme
 /// (RFC 6750 §3, auth-param syntax of RFC 9110 §11.2): `name=token` or `name="quoted
 /// string"`, separated by commas.
+///
+/// It reads Unicode scalars, not `Character`s: a quote or comma next to a combining mark or a
+/// prepend character is one grapheme cluster with it, which a `Character` comparison misses
+/// (the www-authenticate fuzz target found it).
 enum BearerChallenge {
+    private typealias Scalars = Substring.UnicodeScalarView
+
     /// The parameters of the first `Bearer` challenge in `header`, names lowercased;
     /// `nil` when there is no Bearer challenge.
     static func parameters(of header: String) -> [String: String]? {
@@ -9,7 +15,7 @@ enum BearerChallenge {
         var parameters: [String: String] = [:]
         while true {
             skip(&rest, while: { $0 == " " || $0 == "," || $0 == "\t" })
-            let name = take(&rest, while: { $0 != "=" && $0 != " " && $0 != "," })
+            let name = String(take(&rest, while: { $0 != "=" && $0 != " " && $0 != "," }))
             guard !name.isEmpty else { break }
             skipSpaces(&rest)
             guard rest.first == "=" else { break }  // a token68 or the next challenge: stop
@@ -18,7 +24,7 @@ enum BearerChallenge {
             let value: String
             if rest.first == "\"" {
                 rest = rest.dropFirst()
-                var text = ""
+                var text = String.UnicodeScalarView()
                 while let character = rest.first, character != "\"" {
                     rest = rest.dropFirst()
                     if character == "\\", let escaped = rest.first {
@@ -29,7 +35,7 @@ enum BearerChallenge {
                     }
                 }
                 rest = rest.dropFirst()
-                value = text
+                value = String(text)
             } else {
                 value = String(take(&rest, while: { $0 != "," && $0 != " " }))
             }
@@ -46,14 +52,14 @@ enum BearerChallenge {
 
     /// What follows the `Bearer` scheme name in `header`: the scheme at the start, or after a
     /// comma (where a list of challenges continues), followed by a space, a comma or the end.
-    private static func bearerChallenge(in header: String) -> Substring? {
-        var rest = Substring(header)
+    private static func bearerChallenge(in header: String) -> Scalars? {
+        var rest = Substring(header).unicodeScalars
         while true {
             skip(&rest, while: { $0 == " " || $0 == "\t" || $0 == "," })
             guard !rest.isEmpty else { return nil }
             let word = rest.prefix { $0 != " " && $0 != "\t" && $0 != "," && $0 != "=" }
             let after = rest.dropFirst(word.count)
-            if word.lowercased() == "bearer", after.first != "=" {
+            if String(word).lowercased() == "bearer", after.first != "=" {
                 return after
             }
             // Skip to the next comma outside a quoted string.
@@ -69,15 +75,15 @@ enum BearerChallenge {
         }
     }
 
-    private static func skipSpaces(_ text: inout Substring) {
+    private static func skipSpaces(_ text: inout Scalars) {
         skip(&text, while: { $0 == " " || $0 == "\t" })
     }
 
-    private static func skip(_ text: inout Substring, while predicate: (Character) -> Bool) {
+    private static func skip(_ text: inout Scalars, while predicate: (Unicode.Scalar) -> Bool) {
         _ = take(&text, while: predicate)
     }
 
-    private static func take(_ text: inout Substring, while predicate: (Character) -> Bool) -> Substring {
+    private static func take(_ text: inout Scalars, while predicate: (Unicode.Scalar) -> Bool) -> Scalars {
         let end = text.firstIndex { !predicate($0) } ?? text.endIndex
         let taken = text[..<end]
         text = text[end...]

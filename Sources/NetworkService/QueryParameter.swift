@@ -76,11 +76,17 @@ public enum QueryParameter: Sendable, Hashable {
     }
 
     /// Quotes a list item that holds a character with meaning inside `in.(…)`.
+    /// By Unicode scalars, not `Character`s: a special character followed by a combining mark
+    /// is one grapheme cluster, which a check by `Character` does not see (fuzzing found it).
     private static func quotedListItem(_ text: String) -> String {
-        let special: Set<Character> = [",", "(", ")", "\"", "\\", " "]
-        guard text.contains(where: special.contains) || text.isEmpty else { return text }
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\"" + escaped + "\""
+        let special: Set<Unicode.Scalar> = [",", "(", ")", "\"", "\\", " "]
+        guard text.unicodeScalars.contains(where: special.contains) || text.isEmpty else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "\"" { escaped.append("\\") }
+            escaped.append(scalar)
+        }
+        return "\"" + String(escaped) + "\""
     }
 }
 
