@@ -6,10 +6,6 @@ extension HTTPResponse {
     public var date: Date? {
         guard let text = value(forHeaderField: "Date")?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
               text.utf8.count <= 64 else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        return HTTPDate.parse(text)
     }
 }

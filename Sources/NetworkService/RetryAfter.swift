@@ -18,11 +18,7 @@ enum RetryAfter {
             // delay-seconds: digits only; more than an Int holds is more than a day.
             return bounded(Int(text).map(TimeInterval.init) ?? maximum)
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return bounded(date.timeIntervalSince(now))
     }
 
