@@ -8,11 +8,11 @@ import FoundationNetworking
 /// resumes the caller exactly once, with the first outcome decided (the answer, a refusal,
 /// the deadline, a cancellation). Whatever URLSession reports afterwards is dropped.
 ///
-/// `@unchecked Sendable`: URLSession calls it from its delegate queue, the deadline from a
-/// global queue and cancellation from any thread; every stored property that changes is
+/// `@unchecked Sendable`: URLSession calls it from its delegate queue, the deadline from
+/// ``DeadlineTimer``'s queue and cancellation from any thread; every stored property that changes is
 /// read and written under `lock` only, and the continuation is resumed outside the lock,
 /// once (``decide(_:)`` takes it out under the lock).
-final class URLSessionExchange: @unchecked Sendable {
+final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
     typealias Answer = (Data, HTTPResponse)
 
     private let request: HTTPRequest
@@ -22,7 +22,8 @@ final class URLSessionExchange: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Answer, any Error>?
     private var task: URLSessionTask?
-    private var deadlineItem: DispatchWorkItem?
+    /// The exchange's entry in ``DeadlineTimer``, while it waits there.
+    private var deadlineEntry: UInt64?
     private var resend: URL?
     /// The outcome, once decided; kept until the continuation arrives when it came first.
     private var outcome: Result<Answer, any Error>?
@@ -39,18 +40,12 @@ final class URLSessionExchange: @unchecked Sendable {
     /// Starts `task` (unless the outcome is already known, a cancellation say) and its
     /// deadline; `continuation` gets the outcome.
     func start(_ task: URLSessionTask, continuation: CheckedContinuation<Answer, any Error>) {
-        // Weak: a cancelled work item stays queued, with what it captured, until its time;
-        // a strong capture would keep every finished exchange (its answer, its request's
-        // credentials) in memory for the whole timeout.
-        let deadlineItem = DispatchWorkItem { [weak self] in
-            guard let self else { return }
-            finish(.failure(TransportError(.timedOut, underlying: RequestDeadlineExceeded(timeout: timeout))))
-        }
         let decided: Result<Answer, any Error>? = lock.withLock {
             if let outcome { return outcome }
             self.continuation = continuation
             self.task = task
-            self.deadlineItem = deadlineItem
+            // Under the lock, so an outcome decided meanwhile removes it (``decide(_:)``).
+            self.deadlineEntry = DeadlineTimer.shared.add(self, at: deadline)
             return nil
         }
         if let decided {
@@ -58,8 +53,12 @@ final class URLSessionExchange: @unchecked Sendable {
             continuation.resume(with: decided)
             return
         }
-        DispatchQueue.global().asyncAfter(deadline: deadline, execute: deadlineItem)
         task.resume()
+    }
+
+    /// The deadline passed: the request ends with `.timedOut`.
+    func deadlinePassed() {
+        finish(.failure(TransportError(.timedOut, underlying: RequestDeadlineExceeded(timeout: timeout))))
     }
 
     /// Where to send the request again, with its method and body, once the exchange answered
@@ -182,7 +181,7 @@ final class URLSessionExchange: @unchecked Sendable {
 
     /// What ``decide(_:)`` takes out of the exchange, for ``hand(_:cancelling:)``.
     private typealias Taken = (result: Result<Answer, any Error>, continuation: CheckedContinuation<Answer, any Error>?,
-                               task: URLSessionTask?, deadlineItem: DispatchWorkItem?)
+                               task: URLSessionTask?, deadlineEntry: UInt64?)
 
     /// Decides the outcome if nothing has yet (see ``hand(_:cancelling:)``).
     private func finish(_ result: Result<Answer, any Error>, cancelling: Bool = true) {
@@ -195,14 +194,14 @@ final class URLSessionExchange: @unchecked Sendable {
         guard outcome == nil else { return nil }
         outcome = result
         body = Data()
-        defer { continuation = nil; task = nil; deadlineItem = nil }
-        return (result, continuation, task, deadlineItem)
+        defer { continuation = nil; task = nil; deadlineEntry = nil }
+        return (result, continuation, task, deadlineEntry)
     }
 
     /// Stops the deadline, cancels the task when `cancelling` and the outcome is a failure
     /// (a success came in full), and resumes the caller. Called outside the lock.
     private func hand(_ taken: Taken, cancelling: Bool) {
-        taken.deadlineItem?.cancel()
+        if let entry = taken.deadlineEntry { DeadlineTimer.shared.remove(entry) }
         if cancelling, case .failure = taken.result, let task = taken.task { Self.cancel(task) }
         taken.continuation?.resume(with: taken.result)
     }
