@@ -53,6 +53,9 @@ public struct URLSessionTransport: HTTPTransport {
     private let delegate: URLSessionTransportDelegate?
     /// Invalidates a session made from a configuration once no copy of the transport uses it.
     private let owner: SessionOwner?
+    /// The headers the session adds to every request (its configuration's), read once: a
+    /// session keeps a copy of its configuration, so they cannot change.
+    private let sessionHeaders: [String: String]
 
     /// Creates a transport over `session`. Without one, it uses an ephemeral session (no
     /// cookies or cache on disk) shared by every transport made this way, whatever its timeout.
@@ -69,6 +72,7 @@ public struct URLSessionTransport: HTTPTransport {
             self.session = Self.sharedSession.session
             self.delegate = Self.sharedSession.delegate
         }
+        self.sessionHeaders = Self.headers(of: self.session)
     }
 
     /// Creates a transport over a session of its own made from `configuration` (a proxy,
@@ -89,6 +93,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
         self.delegate = delegate
         self.owner = SessionOwner(session)
+        self.sessionHeaders = Self.headers(of: session)
         self.timeout = TransportLimits.boundedTimeout(timeout)
         self.maximumResponseBytes = TransportLimits.boundedMaximumResponseBytes(maximumResponseBytes)
     }
@@ -116,6 +121,14 @@ public struct URLSessionTransport: HTTPTransport {
         return (URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue), delegate)
     }
 
+    private static func headers(of session: URLSession) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in session.configuration.httpAdditionalHeaders ?? [:] {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return headers
+    }
+
     /// Sends `request` through the session.
     public func send(_ request: HTTPRequest) async throws -> (Data, HTTPResponse) {
         let deadline = DispatchTime.now() + timeout
@@ -139,18 +152,18 @@ public struct URLSessionTransport: HTTPTransport {
         // Set, not passed to the initialiser: FoundationNetworking applies a request's idle
         // timeout only when it was set (otherwise the session's 60 s apply).
         urlRequest.timeoutInterval = timeout
-        urlRequest.httpMethod = request.method.rawValue
-        urlRequest.httpBody = request.body
+        // A new request is a GET without a body: only what differs is set.
+        if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
+        if let body = request.body { urlRequest.httpBody = body }
         for (name, value) in request.headerFields {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         // The redirect rule judges what will actually be sent: the session adds its
         // configuration's headers (an `Authorization` there is a credential too).
         var judged = request
-        for (name, value) in session.configuration.httpAdditionalHeaders ?? [:] {
-            if let name = name as? String, let value = value as? String, !judged.headerFields.keys.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
-                judged.headerFields[name] = value
-            }
+        for (name, value) in sessionHeaders
+        where !judged.headerFields.keys.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+            judged.headerFields[name] = value
         }
         let exchange = URLSessionExchange(request: judged, timeout: timeout, deadline: deadline,
                                           maximumBytes: maximumResponseBytes)
