@@ -44,6 +44,26 @@ public struct Tokens: Codable, Sendable, Equatable {
         self.expiresAt = expiresAt
         self.scope = scope
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case accessToken, refreshToken, tokenType, expiresIn, expiresAt, scope, serverDate
+    }
+
+    /// Decodes tokens, refusing an empty access or refresh token: a reply carrying one could
+    /// only break the session it would replace.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(AccessToken.self, forKey: .accessToken)
+        refreshToken = try container.decode(String.self, forKey: .refreshToken)
+        for (key, value) in [(CodingKeys.accessToken, accessToken.rawValue), (.refreshToken, refreshToken)] where value.isEmpty {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) is empty")
+        }
+        tokenType = try container.decode(String.self, forKey: .tokenType)
+        expiresIn = try container.decodeIfPresent(TimeInterval.self, forKey: .expiresIn)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        serverDate = try container.decodeIfPresent(Date.self, forKey: .serverDate)
+    }
 }
 
 extension Tokens: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

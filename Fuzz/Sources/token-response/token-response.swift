@@ -37,9 +37,8 @@ import SessionEngine
             switch outcome {
             case let .success(tokens):
                 require(status == 200, "\(preset) read tokens from a \(status)")
-                require(!tokens.accessToken.rawValue.isEmpty || preset == "appAPI",
-                        "\(preset) read an empty access token")
-                require(!tokens.refreshToken.isEmpty || preset == "appAPI", "\(preset) read no refresh token")
+                require(!tokens.accessToken.rawValue.isEmpty, "\(preset) read an empty access token")
+                require(!tokens.refreshToken.isEmpty, "\(preset) read no refresh token")
                 if let lifetime = tokens.expiresIn { require(!lifetime.isNaN, "\(preset) read a NaN lifetime") }
             case let .failure(error):
                 require(error.kind == (status == 200 ? .decoding : .httpStatus),

@@ -70,9 +70,14 @@ struct OAuth2TokenReply: Decodable, Sendable {
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
     }
 
-    /// The reply as ``Tokens``; without a new refresh token, `previous` is kept.
+    /// The reply as ``Tokens``; without a new refresh token (or with an empty one), `previous`
+    /// is kept. An empty access token is refused: it could only break the session.
     func tokens(keeping previous: String?, endpoint: EndpointPath) throws(NetworkError) -> Tokens {
-        guard let refreshToken = refreshToken ?? previous else {
+        guard !accessToken.isEmpty else {
+            throw NetworkError(kind: .decoding, method: .post, path: endpoint.rendered, statusCode: 200,
+                               serverMessage: "the token endpoint's access_token is empty")
+        }
+        guard let refreshToken = refreshToken.flatMap({ $0.isEmpty ? nil : $0 }) ?? previous else {
             throw NetworkError(kind: .decoding, method: .post, path: endpoint.rendered, statusCode: 200,
                                serverMessage: "the token endpoint issued no refresh token, so the session could not be kept")
         }

@@ -159,8 +159,9 @@ struct RepositoryServiceTests {
         #expect(try await store.load() == nil)
     }
 
-    @Test("a refresh that times out, drops, answers 500 or HTML keeps the credentials and is transient; the next call works",
-          arguments: [FakeAppServer.RefreshBehaviour.timeout, .dropConnection, .serverError, .html])
+    @Test("a refresh that times out, drops, answers 500, HTML or an empty token keeps the credentials and is transient; the next call works",
+          arguments: [FakeAppServer.RefreshBehaviour.timeout, .dropConnection, .serverError, .html,
+                      .emptyAccessToken, .emptyRefreshToken])
     func transientRefreshFailure(behaviour: FakeAppServer.RefreshBehaviour) async throws {
         let credentials = fake.issueCredentials()
         let store = InMemoryTokenStore(credentials: credentials)

@@ -15,6 +15,9 @@ final class FakeAppServer: Sendable {
         case dropConnection
         case serverError
         case html
+        /// 200 with the shape of tokens, one of them empty.
+        case emptyAccessToken
+        case emptyRefreshToken
         case hang(Gate)
     }
 
@@ -170,6 +173,10 @@ final class FakeAppServer: Sendable {
         case .dropConnection: throw TransportError(.connectionLost)
         case .serverError: return .json(500, #"{"error":{"code":"internal","message":"boom"}}"#)
         case .html: return .json(200, "<html><body>Welcome to the hotel Wi-Fi</body></html>")
+        case .emptyAccessToken:
+            return .json(200, #"{"tokens":\#(tokensJSON(access: "", refresh: "r-unused", lifetime: 900))}"#)
+        case .emptyRefreshToken:
+            return .json(200, #"{"tokens":\#(tokensJSON(access: "a-unused", refresh: "", lifetime: 900))}"#)
         case let .hang(gate): await gate.wait()
         }
         let presented = request.jsonBody?["refreshToken"] as? String ?? ""
