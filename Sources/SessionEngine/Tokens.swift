@@ -55,8 +55,11 @@ public struct Tokens: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try container.decode(AccessToken.self, forKey: .accessToken)
         refreshToken = try container.decode(String.self, forKey: .refreshToken)
-        for (key, value) in [(CodingKeys.accessToken, accessToken.rawValue), (.refreshToken, refreshToken)] where value.isEmpty {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) is empty")
+        if accessToken.rawValue.isEmpty {
+            throw DecodingError.dataCorruptedError(forKey: .accessToken, in: container, debugDescription: "the access token is empty")
+        }
+        if refreshToken.isEmpty {
+            throw DecodingError.dataCorruptedError(forKey: .refreshToken, in: container, debugDescription: "the refresh token is empty")
         }
         tokenType = try container.decode(String.self, forKey: .tokenType)
         expiresIn = try container.decodeIfPresent(TimeInterval.self, forKey: .expiresIn)
