@@ -25,6 +25,12 @@ public import Foundation
 /// the link's target (its temporary and lock files sit beside the target), so the link stays a
 /// link. A FIFO, a folder or anything else that is not a regular file is refused at once.
 ///
+/// A load answers from the credentials it decoded last while the file is unchanged. Inside
+/// ``withExclusiveAccess(_:)`` it checks the file (one `stat`) every time, so a save by any
+/// process is seen there at once; outside it, the last check is trusted for
+/// ``Options/changeCheckInterval`` (100 ms by default) unless a store of this process wrote
+/// the file since, so a call's load of its token costs no system call.
+///
 /// Loading, saving and clearing do blocking file I/O (a few small reads and writes, two
 /// `fsync` calls per save) on the calling task.
 public final class FileTokenStore: TokenStore, CustomStringConvertible {
@@ -36,6 +42,12 @@ public final class FileTokenStore: TokenStore, CustomStringConvertible {
         /// How long to wait for the exclusive section while another process holds it before
         /// failing with ``TokenStoreError/Kind/lockFailed``; `nil` waits as long as it takes. Default two minutes.
         public var lockTimeout: Duration?
+        /// How long a load outside ``withExclusiveAccess(_:)`` trusts its last look at the file
+        /// (one `stat`) when no store of this process has written the file since. Within it a
+        /// load costs no system call, and another process's save, sign-out or tampering shows
+        /// at most this late; loads inside the exclusive section (every refresh, save and
+        /// clear) always look. `.zero` looks at every load. Default 100 milliseconds.
+        public var changeCheckInterval: Duration
 
         /// Creates options.
         /// - Parameters:
@@ -44,9 +56,15 @@ public final class FileTokenStore: TokenStore, CustomStringConvertible {
         ///     ``TokenStoreError/Kind/lockFailed``; `nil` waits as long as it takes. The default,
         ///     two minutes, outlasts any refresh but not a process that was stopped (Ctrl-Z)
         ///     while holding the section.
-        public init(allowsInsecurePermissions: Bool = false, lockTimeout: Duration? = .seconds(120)) {
+        ///   - changeCheckInterval: How long a load outside the exclusive section trusts its
+        ///     last look at the file; `.zero` looks every time. Default 100 milliseconds.
+        public init(
+            allowsInsecurePermissions: Bool = false, lockTimeout: Duration? = .seconds(120),
+            changeCheckInterval: Duration = .milliseconds(100)
+        ) {
             self.allowsInsecurePermissions = allowsInsecurePermissions
             self.lockTimeout = lockTimeout
+            self.changeCheckInterval = changeCheckInterval
         }
     }
 

@@ -27,7 +27,8 @@ public enum Sessions {
 
     /// A file store in a new temporary folder holding fresh credentials, settled: a file
     /// written less than 100 ms ago is read again on every load (its identity is not trusted
-    /// yet), so this waits 150 ms; from then on a load is one `stat`.
+    /// yet), so this waits 150 ms; from then on a load makes no system call, but for one
+    /// `stat` every 100 ms (`changeCheckInterval`).
     public static func fileStore() async throws -> FileTokenStore {
         let store = FileTokenStore(fileURL: try temporaryFolder().appendingPathComponent("tokens.json"))
         try await store.save(Fixtures.freshCredentials)

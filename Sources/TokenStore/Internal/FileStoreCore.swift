@@ -5,19 +5,30 @@
 /// ``FileTokenStore`` and `EncryptedFileTokenStore` are this core with another
 /// ``FileStoreCodec``.
 ///
-/// A load costs one `stat` when the file has not changed: the core keeps the credentials it
-/// last decoded or wrote with the ``FileIdentity`` of the file version they came from. When a
-/// `stat` of the path gives the same identity, and that version was written clearly before it
-/// was read (``FileIdentity/isSettled(observedAt:)``), the kept credentials are returned
-/// without opening the file. Any write, by this process or another, renames a new file into
-/// place, so the next load sees a new identity and reads it; bytes identical to the kept ones
-/// are not decoded again (decoding, and for the encrypted store decryption, is what a load
-/// used to cost).
+/// The core keeps the credentials it last decoded or wrote with the ``FileIdentity`` of the
+/// file version they came from, and a load returns them without opening the file while that
+/// version is known to be current:
+/// - **Inside the exclusive section**, a load always looks: one `stat` of the path. An
+///   unchanged identity of a version written clearly before it was read
+///   (``FileIdentity/isSettled(observedAt:)``) returns the kept credentials; anything else
+///   reads the file. Any write, by this process or another, renames a new file into place, so
+///   the next look sees a new identity. This is the re-read that makes a refresh happen once
+///   between processes.
+/// - **Outside it** (a call's load of its access token), a look is trusted for
+///   ``FileTokenStore/Options/changeCheckInterval`` (100 ms by default) while no store of this
+///   process wrote the file (``LocalWriteCount``): such a load costs no system call. Another
+///   process's write shows within that interval; a call that meanwhile sends a token it
+///   retired is refused, and the refresh path re-reads the file inside the section.
+///
+/// Bytes identical to the kept ones are not decoded again (decoding, and for the encrypted
+/// store decryption, is what a load used to cost).
 struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
     let file: StoreFile
     let codec: Codec
     /// The last file contents decoded or written, and their credentials.
     private let cache = LockedValue<Cached?>(nil)
+    /// The writes of this process's stores to the file.
+    private let localWrites: LocalWriteCount
 
     /// The credentials of one version of the file.
     private struct Cached: Sendable {
@@ -26,19 +37,38 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
         /// The version they were read from, when it may be trusted by its identity alone;
         /// `nil` after a write by this store (the next load reads the file once).
         var settledIdentity: FileIdentity?
+        /// When the file was last seen to hold this version: the moment taken before that
+        /// look (a `stat` or the read), and the local write count then.
+        var checkedAt: ContinuousClock.Instant
+        var localWritesWhenChecked: UInt64
     }
 
     init(file: StoreFile, codec: Codec) {
         self.file = file
         self.codec = codec
+        localWrites = LocalWriteCount.forFile(file.path)
     }
 
     /// The credentials; `nil` when the file does not exist. The file is left as it is.
     func load() async throws(TokenStoreError) -> Credentials? {
+        // Both taken before the look, so a write during it shows at the next load.
+        let writes = localWrites.value
+        let checkedAt = ContinuousClock.now
         let cached = cache.withLock { $0 }
         if let cached, let identity = cached.settledIdentity {
+            if cached.localWritesWhenChecked == writes,
+               checkedAt - cached.checkedAt < file.options.changeCheckInterval,
+               !ExclusiveSection.isHeld(file.section.key) {
+                return cached.credentials
+            }
             switch FileIdentity.lookUp(file.path) {
-            case .found(identity): return cached.credentials
+            case .found(identity):
+                cache.withLock { current in
+                    guard current?.settledIdentity == identity else { return }
+                    current?.checkedAt = checkedAt
+                    current?.localWritesWhenChecked = writes
+                }
+                return cached.credentials
             case .missing:
                 cache.withLock { $0 = nil }
                 return nil
@@ -52,12 +82,17 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
             return nil
         }
         let settled = identity.isSettled(observedAt: observedAt) ? identity : nil
+        let credentials: Credentials
         if let cached, cached.bytes == bytes {
-            cache.withLock { $0 = Cached(bytes: bytes, credentials: cached.credentials, settledIdentity: settled) }
-            return cached.credentials
+            credentials = cached.credentials
+        } else {
+            credentials = try await codec.decode(bytes)
         }
-        let credentials = try await codec.decode(bytes)
-        cache.withLock { $0 = Cached(bytes: bytes, credentials: credentials, settledIdentity: settled) }
+        cache.withLock {
+            $0 = Cached(
+                bytes: bytes, credentials: credentials, settledIdentity: settled,
+                checkedAt: checkedAt, localWritesWhenChecked: writes)
+        }
         return credentials
     }
 
@@ -67,7 +102,9 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
         var json = try CredentialsFile.encode(credentials, path: file.path)
         defer { codec.discard(&json) }
         let (file, codec) = (self.file, self.codec)
+        let localWrites = self.localWrites
         try await file.withExclusiveAccess { () async throws(TokenStoreError) in
+            defer { localWrites.increment() }
             _ = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
                 _ = try await codec.decode(bytes)
             }
@@ -75,14 +112,19 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
             file.removeStaleTemporaryFiles()
             cache.withLock { $0 = nil }
             try file.replace(with: bytes)
-            cache.withLock { $0 = Cached(bytes: bytes, credentials: credentials, settledIdentity: nil) }
+            cache.withLock {
+                $0 = Cached(
+                    bytes: bytes, credentials: credentials, settledIdentity: nil,
+                    checkedAt: .now, localWritesWhenChecked: localWrites.value)
+            }
         }
     }
 
     /// Deletes the file; an existing file that cannot be loaded is moved aside instead.
     func clear() async throws(TokenStoreError) {
-        let (file, codec) = (self.file, self.codec)
+        let (file, codec, localWrites) = (self.file, self.codec, self.localWrites)
         try await file.withExclusiveAccess { () async throws(TokenStoreError) in
+            defer { localWrites.increment() }
             let found = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
                 _ = try await codec.decode(bytes)
             }
@@ -97,8 +139,9 @@ struct FileStoreCore<Codec: FileStoreCodec>: Sendable {
     /// (the files ``save(_:)`` and ``clear()`` move aside); returns where it went, or `nil`
     /// when there is no file or it loads (it is then left in place).
     func moveAsideIfUnreadable() async throws(TokenStoreError) -> String? {
-        let (file, codec) = (self.file, self.codec)
+        let (file, codec, localWrites) = (self.file, self.codec, self.localWrites)
         return try await file.withExclusiveAccess { () async throws(TokenStoreError) -> String? in
+            defer { localWrites.increment() }
             let found = try await file.moveAsideIfUnreadable { bytes throws(TokenStoreError) in
                 _ = try await codec.decode(bytes)
             }

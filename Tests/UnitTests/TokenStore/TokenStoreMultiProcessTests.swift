@@ -72,17 +72,21 @@ struct TokenStoreMultiProcessTests {
         }
     }
 
-    static func inProcessStore(_ kind: StoreKind, folder: URL) async throws -> any TokenStore {
+    static func inProcessStore(
+        _ kind: StoreKind, folder: URL, options: FileTokenStore.Options = .init()
+    ) async throws -> any TokenStore {
         let url = folder.appendingPathComponent("shared/tokens")
         switch kind {
         case .plain:
-            return FileTokenStore(fileURL: url)
+            return FileTokenStore(fileURL: url, options: options)
         #if EncryptedTokenStore
         case .encryptedKeyFile:
-            return try await EncryptedFileTokenStore(fileURL: url, key: .keyFile(folder.appendingPathComponent("keys/key")))
+            return try await EncryptedFileTokenStore(
+                fileURL: url, key: .keyFile(folder.appendingPathComponent("keys/key")), options: options)
         case .encryptedPassphrase:
             return try await EncryptedFileTokenStore(
-                fileURL: url, key: .passphrase(environment["TOKEN_STORE_PROBE_PASSPHRASE"]!, derivation: .cheapForTests))
+                fileURL: url, key: .passphrase(environment["TOKEN_STORE_PROBE_PASSPHRASE"]!, derivation: .cheapForTests),
+                options: options)
         #else
         case .encryptedKeyFile, .encryptedPassphrase:
             throw TestFailure("built without the EncryptedTokenStore trait")
