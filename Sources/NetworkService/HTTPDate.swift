@@ -84,17 +84,7 @@ enum HTTPDate {
         return hour * 3600 + minute * 60 + second
     }
 
-    /// Seconds since 1970 for a proleptic Gregorian date in UTC (days from civil, H. Hinnant).
     private static func date(year: Int, month: Int, day: Int, time: Int) -> Date? {
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day >= 1, day <= lengths[month - 1] else { return nil }
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + time))
+        CivilDate.date(year: year, month: month, day: day, secondsOfDay: time)
     }
 }

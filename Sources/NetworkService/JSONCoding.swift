@@ -3,8 +3,9 @@ public import Foundation
 /// The one JSON configuration every endpoint shares.
 ///
 /// Dates are RFC 3339 in UTC without fractional seconds (`2026-11-22T10:00:00Z`) when
-/// encoded; decoding also accepts fractional seconds and numeric offsets, so a server that
-/// adds precision does not break clients. Keys are used as they are (camelCase).
+/// encoded; decoding also accepts fractional seconds and numeric offsets (`+02:00`, also
+/// `+0200` and `+02`), so a server that adds precision does not break clients, and refuses a
+/// date that does not exist (`2026-02-29`, `24:00`). Keys are used as they are (camelCase).
 public enum JSONCoding {
     /// A new encoder with the shared configuration.
     public static func makeEncoder() -> JSONEncoder {
@@ -38,14 +39,12 @@ public enum JSONCoding {
         date.formatted(utcStyle)
     }
 
-    /// Parses an RFC 3339 date, with or without fractional seconds; `nil` if it is not one.
+    /// Parses an RFC 3339 date, with or without fractional seconds, in UTC or with a numeric
+    /// offset; `nil` if it is not one or names a date that does not exist.
     public static func parse(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: wholeSecondsStyle) { return date }
-        return try? Date(text, strategy: fractionalSecondsStyle)
+        RFC3339Date.parse(text)
     }
 
-    // The styles are values (Sendable), made once rather than per date.
+    // A value (Sendable), made once rather than per date.
     private static let utcStyle = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
-    private static let wholeSecondsStyle = Date.ISO8601FormatStyle()
-    private static let fractionalSecondsStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
