@@ -6,9 +6,9 @@ extension PerCallCommand {
         let levels = PerCallSamples.levels
         let baseline = PerCallVariant.rawURLSession
         let columns = levels.map { $0 == 1 ? "sequential" : "\($0) tasks" }
-        print("Per call: GET /v1/members/me; \(rounds) rounds, each measuring every variant in turn (order rotated),")
-        print("\(callCount(calls, tasks: 1)) calls per variant (\(callCount(calls, tasks: 64)) at 64 tasks)")
-        print("client CPU per call ÷ raw URLSession's in the same round: median of the rounds [95 % interval of the median];")
+        print("Per call: GET /v1/members/me; \(rounds) measurements of each variant at each level, alternating with raw URLSession")
+        print("in blocks of \(pairsPerBlock); \(callCount(calls, tasks: 1)) calls per measurement (\(callCount(calls, tasks: 64)) at 64 tasks)")
+        print("client CPU per call ÷ raw URLSession's just before and after it: median of the ratios [95 % interval of the median];")
         print("the SDK's rows over URLSession: goal ≤ \(format(sdkGoal))×, met when the whole interval is within it")
         print(pad("", 44) + columns.map { pad($0, 32, right: true) }.joined())
         for variant in variants {

@@ -7,10 +7,10 @@ import NetworkService
 /// Per call: `GET /v1/members/me` through each way of calling it, one at a time and from 8
 /// and 64 concurrent tasks. The figure to read is the client's CPU per call (the whole
 /// process's: the caller's threads, URLSession's and SwiftNIO's) as a ratio of raw
-/// URLSession's in the same round: many short rounds, each measuring every variant in turn
-/// (order rotated), so what the shared machine does to one variant it does to its baseline
-/// a moment apart; the median of the rounds' ratios and its 95 % interval are printed, and a
-/// goal is judged from the interval.
+/// URLSession's measured just before and just after it, the two alternating in blocks (see
+/// ``measure(_:rounds:calls:)``), so what the shared machine does to one variant it does to
+/// its baseline a moment apart; the median of the ratios and its 95 % interval are printed,
+/// and a goal is judged from the interval.
 struct PerCallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "per-call", abstract: "Client CPU and wall time per call, for each way of calling the API.")
@@ -23,10 +23,11 @@ struct PerCallCommand: AsyncParsableCommand {
     static let observerGoal = 1.02
 
     @OptionGroup var server: ServerOption
-    // Many short rounds rather than a few long ones: the shorter a round, the closer in time a
-    // variant and its baseline run, and the more of what the machine does cancels in their ratio.
-    @Option(help: "Rounds; each measures every variant in turn, order rotated (at least 1).") var rounds = 60
-    @Option(help: "Calls per variant in a round (at least 2 per task: 128 at 64 tasks by default).") var calls = 64
+    // Many short measurements rather than a few long ones: the shorter they are, the closer in
+    // time a variant and its baseline run, and the more of what the machine does cancels in
+    // their ratio.
+    @Option(help: "Ratios per variant and level, each against raw URLSession just before and after (at least 1).") var rounds = 60
+    @Option(help: "Calls per measurement (at least 2 per task: 128 at 64 tasks by default).") var calls = 64
     @Option(help: "Measure only the variants whose name contains this (repeatable; raw URLSession is always measured).")
     var only: [String] = []
 
@@ -60,21 +61,42 @@ struct PerCallCommand: AsyncParsableCommand {
         max(calls, 2 * tasks) / tasks * tasks
     }
 
-    /// Measures every variant at every level, `rounds` times, interleaved.
+    /// Ratios per block of one variant against raw URLSession (see ``measure(_:rounds:calls:)``).
+    static let pairsPerBlock = 6
+
+    /// Measures every variant at every level `rounds` times, each against raw URLSession
+    /// measured just before and just after it.
+    ///
+    /// The measurements come in blocks: raw URLSession and one variant alternate
+    /// (`B V B V … V B`, ``pairsPerBlock`` variant measurements), after one pair that warms
+    /// both up and is not kept. Within a block both run equally often, a moment apart, so
+    /// neither has its caches, connections or threads warmer than the other. (Measuring raw
+    /// URLSession between every two variants of a round instead made it 2–4 % cheaper than
+    /// its neighbours: it ran ten times as often as each of them.) Blocks of every variant
+    /// and level follow each other, the variants' order rotated from one pass to the next.
     static func measure(_ variants: [PerCallVariant], rounds: Int, calls: Int) async throws -> PerCallSamples {
         // Never from the main actor: a loop there pays a hop to it and back on every call.
         dispatchPrecondition(condition: .notOnQueue(.main))
-        // Warm up every variant (connections, caches) before measuring.
-        for tasks in PerCallSamples.levels {
-            for variant in variants { _ = try await time(variant, tasks: tasks, calls: callCount(calls, tasks: tasks)) }
-        }
         var samples = PerCallSamples()
-        for round in 0..<rounds {
+        guard let baseline = variants.first(where: { $0.name == PerCallVariant.rawURLSession }) else { return samples }
+        let others = variants.filter { $0.name != baseline.name }
+        let passes = (rounds + pairsPerBlock - 1) / pairsPerBlock
+        for pass in 0..<passes {
+            let pairs = min(pairsPerBlock, rounds - pass * pairsPerBlock)
             for tasks in PerCallSamples.levels {
-                for offset in variants.indices {
-                    let variant = variants[(round + offset) % variants.count]
-                    let (wall, cpu) = try await time(variant, tasks: tasks, calls: callCount(calls, tasks: tasks))
-                    samples.record(variant.name, tasks: tasks, wall: wall, cpu: cpu)
+                let count = callCount(calls, tasks: tasks)
+                for offset in others.indices {
+                    let variant = others[(pass + offset) % others.count]
+                    _ = try await time(baseline, tasks: tasks, calls: count)
+                    _ = try await time(variant, tasks: tasks, calls: count)
+                    var before = try await time(baseline, tasks: tasks, calls: count)
+                    for _ in 0..<pairs {
+                        let (wall, cpu) = try await time(variant, tasks: tasks, calls: count)
+                        let after = try await time(baseline, tasks: tasks, calls: count)
+                        samples.record(variant.name, tasks: tasks, wall: wall, cpu: cpu, baselineCPU: (before.cpu + after.cpu) / 2)
+                        samples.record(baseline.name, tasks: tasks, wall: before.wall, cpu: before.cpu, baselineCPU: before.cpu)
+                        before = after
+                    }
                 }
             }
         }

@@ -21,6 +21,7 @@ struct PerCallVariant: Sendable {
 
     static let rawURLSession = "raw URLSession + decode"
     static let rawURLSessionOnce = "raw URLSession, request built once"
+    static let rawURLSessionAgain = "raw URLSession again, a session of its own"
     static let staticURLSession = "static API (URLSession)"
     static let memory = "service, memory store"
     static let observed = "service, memory store, observer installed"
@@ -73,6 +74,8 @@ struct PerCallVariant: Sendable {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         let session = URLSession(configuration: configuration)
+        // The baseline's very code on another session: it reads 1.00 when the method is fair.
+        let sessionAgain = URLSession(configuration: configuration)
         let once = request()
         // Raw AsyncHTTPClient, on the AHC transport's own client: the way its README shows
         // (async API), and the cheapest way it offers (a delegate answered on one event loop,
@@ -81,6 +84,11 @@ struct PerCallVariant: Sendable {
         return [
             PerCallVariant(name: rawURLSession) {
                 let (data, response) = try await session.data(for: request())
+                guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+                _ = try JSONCoding.makeDecoder().decode(Member.self, from: data)
+            },
+            PerCallVariant(name: rawURLSessionAgain) {
+                let (data, response) = try await sessionAgain.data(for: request())
                 guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
                 _ = try JSONCoding.makeDecoder().decode(Member.self, from: data)
             },
