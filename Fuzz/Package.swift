@@ -35,6 +35,7 @@ let package = Package(
         fuzzTarget("www-authenticate", [.product(name: "NetworkService", package: sdk)]),
         fuzzTarget("error-body", [.product(name: "NetworkService", package: sdk)]),
         fuzzTarget("retry-after", [.product(name: "NetworkService", package: sdk)]),
+        fuzzTarget("rfc3339-date", [.product(name: "NetworkService", package: sdk)]),
         fuzzTarget("token-response", [.product(name: "NetworkService", package: sdk),
                                       .product(name: "SessionEngine", package: sdk),
                                       .product(name: "AppRepository", package: sdk)]),

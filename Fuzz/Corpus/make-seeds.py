@@ -59,6 +59,13 @@ for name, header in [("seconds", "120"), ("date", "Fri, 31 Dec 1999 23:59:59 GMT
                      ("huge", "9223372036854775808"), ("padded", " 30 ")]:
     write("retry-after", name, header)
 
+# RFC 3339 dates (RFC 3339 §5.8 examples, the reference server's form, offsets, fractions).
+for name, text in [("utc", "2026-11-22T10:00:00Z"), ("rfc3339-fraction", "1985-04-12T23:20:50.52Z"),
+                   ("rfc3339-offset", "1996-12-19T16:39:57-08:00"), ("leap-second", "1990-12-31T23:59:60Z"),
+                   ("offset-no-colon", "2026-11-22T10:00:00+0200"), ("nanoseconds", "2026-11-22T10:00:00.123456789+05:30"),
+                   ("lower-case", "2026-11-22t10:00:00z"), ("leap-day", "2024-02-29T00:00:00Z")]:
+    write("rfc3339-date", name, text)
+
 # Token responses: first byte < 200 = status 200.
 app = '{"tokens":{"accessToken":"eyJ.a.b","refreshToken":"rt-2","tokenType":"Bearer","expiresIn":900,"expiresAt":"2026-11-22T10:15:00Z"}}'
 oauth = '{"access_token":"2YotnFZFEjr1zCsicMWpAA","token_type":"Bearer","expires_in":3600,"refresh_token":"tGzv3JOkF0XG5Qx2TlKWIA","scope":"read"}'

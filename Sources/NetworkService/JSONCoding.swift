@@ -34,9 +34,12 @@ public enum JSONCoding {
         return decoder
     }
 
-    /// Formats a date as RFC 3339 UTC without fractional seconds.
+    /// Formats a date as RFC 3339 UTC without fractional seconds (rounded down), in the
+    /// proleptic Gregorian calendar as RFC 3339 asks, so that ``parse(_:)`` reads it back.
+    /// Outside the years 0000–9999, which the form cannot write, Foundation's ISO 8601 style
+    /// writes it.
     public static func format(_ date: Date) -> String {
-        date.formatted(utcStyle)
+        RFC3339Date.format(date) ?? date.formatted(utcStyle)
     }
 
     /// Parses an RFC 3339 date, with or without fractional seconds, in UTC or with a numeric

@@ -21,6 +21,24 @@ enum RFC3339Date {
         return text.withUTF8 { parse(bytes: $0) }
     }
 
+    /// `date` as `YYYY-MM-DDThh:mm:ssZ` in the proleptic Gregorian calendar, the fraction of a
+    /// second dropped (rounded down); `nil` outside the years 0000–9999 (or for a date that is
+    /// not finite), which the form cannot write.
+    static func format(_ date: Date) -> String? {
+        let interval = date.timeIntervalSince1970.rounded(.down)
+        guard interval.isFinite, interval >= -62_167_219_200, interval <= 253_402_300_799 else { return nil }
+        let seconds = Int(interval)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (year, month, day) = CivilDate.civil(fromDays: days)
+        let time = seconds - days * 86_400
+        func digits(_ value: Int, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2) + "T" + digits(time / 3600, 2) + ":"
+            + digits(time / 60 % 60, 2) + ":" + digits(time % 60, 2) + "Z"
+    }
+
     /// ``parse(_:)`` over the UTF-8 bytes.
     static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
         // YYYY-MM-DDThh:mm:ss is 19 bytes; a zone follows.

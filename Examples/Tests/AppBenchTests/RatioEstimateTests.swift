@@ -48,20 +48,30 @@ struct RatioEstimateTests {
         #expect(empty.verdict(atMost: 1.03) == .undecided)
     }
 
-    @Test("each round's ratio divides a variant's CPU by its baseline's in the same round")
-    func pairedByRound() {
+    @Test("each ratio divides a variant's CPU by raw URLSession's around it, and two variants' ratio divides those")
+    func pairedWithTheBaselineAround() {
         var samples = PerCallSamples()
-        for (raw, sdk) in [(400e-6, 404e-6), (800e-6, 808e-6), (200e-6, 202e-6)] {
-            samples.record("raw", tasks: 1, wall: 1e-3, cpu: raw)
-            samples.record("sdk", tasks: 1, wall: 1e-3, cpu: sdk)
+        // The machine's pace changes from one measurement to the next; the baseline around
+        // each measurement moves with it.
+        let rounds = [(400e-6, 404e-6, 400e-6, 412e-6), (800e-6, 816.08e-6, 816e-6, 832e-6),
+                      (200e-6, 200.99e-6, 198e-6, 202e-6)]
+        for (before, sdk, after, other) in rounds {
+            samples.record("raw", tasks: 1, wall: 1e-3, cpu: before, baselineCPU: before)
+            samples.record("sdk", tasks: 1, wall: 1e-3, cpu: sdk, baselineCPU: (before + after) / 2)
+            samples.record("other", tasks: 1, wall: 1e-3, cpu: other, baselineCPU: (before + after) / 2)
         }
         let ratios = samples.ratios("sdk", to: "raw", tasks: 1)
         #expect(ratios.count == 3)
         #expect(ratios.allSatisfy { abs($0 - 1.01) < 1e-9 })
+        let between = samples.ratios("other", to: "sdk", tasks: 1)
+        #expect(between.count == 3)
+        for (ratio, (_, sdk, _, other)) in zip(between, rounds) {
+            #expect(abs(ratio - other / sdk) < 1e-9)
+        }
         #expect(samples.ratios("sdk", to: "raw", tasks: 8).isEmpty)
     }
 
-    @Test("a round at 64 tasks makes at least 2 calls per task, a whole number per task")
+    @Test("a measurement at 64 tasks makes at least 2 calls per task, a whole number per task")
     func callCounts() {
         #expect(PerCallCommand.callCount(64, tasks: 1) == 64)
         #expect(PerCallCommand.callCount(64, tasks: 8) == 64)

@@ -83,16 +83,37 @@ struct RFC3339DateTests {
             // Before the Gregorian reform (1582) Foundation counts Julian days; RFC 3339 dates
             // are proleptic Gregorian.
             guard let year = Int(text.prefix(4)), year > 1582 else { continue }
-            // Foundation refuses the lower-case z, offsets beyond its time zones' ±18 hours,
+            // Foundation refuses the lower-case z, offsets beyond its time zones' ±18:00,
             // and more than 9 fractional digits (RFC 3339 allows any number).
             guard let theirs = Self.foundation(text) else {
-                #expect(text.hasSuffix("z") || Self.offsetHours(text).map { $0 > 18 } == true
+                #expect(text.hasSuffix("z") || Self.offsetMinutes(text).map { $0 > 18 * 60 } == true
                         || Self.fractionDigits(text) > 9, "\(text)")
                 continue
             }
             #expect(abs(ours.timeIntervalSince1970 - theirs.timeIntervalSince1970) < 1e-6, "\(text)")
         }
         #expect(read > 300)
+    }
+
+    @Test("Written dates: UTC, whole seconds rounded down, as Foundation writes them from 1583 on, and read back as written")
+    func writesWhatItReads() throws {
+        #expect(JSONCoding.format(Date(timeIntervalSince1970: 1_795_341_600.9)) == "2026-11-22T10:00:00Z")
+        #expect(JSONCoding.format(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59Z")
+        #expect(JSONCoding.format(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00Z")
+        #expect(JSONCoding.format(Date(timeIntervalSince1970: 253_402_300_799)) == "9999-12-31T23:59:59Z")
+        // Before the Gregorian reform Foundation writes Julian dates; RFC 3339's are proleptic Gregorian.
+        #expect(JSONCoding.format(Date(timeIntervalSince1970: -12_367_671_596)) == "1578-01-31T15:40:04Z")
+        let foundation = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
+        var random = SplitMix64(seed: 0xF0_4A7)
+        for _ in 0..<2_000 {
+            let seconds = -62_167_219_200 + Double(random.next() % 315_569_520_000)
+            let date = Date(timeIntervalSince1970: seconds)
+            let written = JSONCoding.format(date)
+            #expect(try #require(JSONCoding.parse(written), "\(written)").timeIntervalSince1970 == seconds, "\(written)")
+            if seconds >= -12_212_553_600 {   // 1583-01-01
+                #expect(written == date.formatted(foundation), "\(seconds)")
+            }
+        }
     }
 
     /// A valid date-time: years 1900–2199, any valid day, a fraction of 0–9 digits, `Z` or an
@@ -122,10 +143,12 @@ struct RFC3339DateTests {
         return text[text.index(after: point)...].prefix { $0.isASCII && $0.isNumber }.count
     }
 
-    /// The hours of a trailing `±hh…` offset.
-    static func offsetHours(_ text: String) -> Int? {
-        guard let sign = text.lastIndex(where: { $0 == "+" || $0 == "-" }), text.distance(from: sign, to: text.endIndex) >= 3 else { return nil }
-        return Int(text[text.index(after: sign)...].prefix(2))
+    /// The size of a trailing `±hh[:][mm]` offset in minutes.
+    static func offsetMinutes(_ text: String) -> Int? {
+        guard let sign = text.lastIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
+        let digits = text[text.index(after: sign)...].filter(\.isNumber)
+        guard digits.count >= 2, let hours = Int(digits.prefix(2)) else { return nil }
+        return hours * 60 + (digits.count >= 4 ? Int(digits.dropFirst(2).prefix(2)) ?? 0 : 0)
     }
 }
 
