@@ -63,7 +63,8 @@ for name, header in [("seconds", "120"), ("date", "Fri, 31 Dec 1999 23:59:59 GMT
 for name, text in [("utc", "2026-11-22T10:00:00Z"), ("rfc3339-fraction", "1985-04-12T23:20:50.52Z"),
                    ("rfc3339-offset", "1996-12-19T16:39:57-08:00"), ("leap-second", "1990-12-31T23:59:60Z"),
                    ("offset-no-colon", "2026-11-22T10:00:00+0200"), ("nanoseconds", "2026-11-22T10:00:00.123456789+05:30"),
-                   ("lower-case", "2026-11-22t10:00:00z"), ("leap-day", "2024-02-29T00:00:00Z")]:
+                   ("lower-case", "2026-11-22t10:00:00z"), ("leap-day", "2024-02-29T00:00:00Z"),
+                   ("finding-nanoseconds-after-2240", "2526-11-22T10:00:00.123456789+05:30")]:
     write("rfc3339-date", name, text)
 
 # Token responses: first byte < 200 = status 200.

@@ -5,7 +5,8 @@ import NetworkService
 /// `JSONCoding.parse` (NetworkService's `RFC3339Date`): the dates of every JSON body a server sends.
 /// Invariants: one answer per text; a date it reads lies within the years 0000–9999 give or
 /// take a day of offset; from 1583 on (Foundation counts Julian days before the Gregorian
-/// reform) it reads as Foundation's `ISO8601FormatStyle` reads it, and what only it reads has a
+/// reform) it reads as Foundation's `ISO8601FormatStyle` reads it (within a microsecond or 4
+/// units in the last place), and what only it reads has a
 /// lower-case `t` or `z`, an offset beyond Foundation's ±18:00 or more than 9 fractional digits;
 /// and a date written by `JSONCoding.format` (whole seconds from the input's first eight bytes)
 /// reads back as that date.
@@ -37,7 +38,11 @@ import NetworkService
                     "\(text.debugDescription) read as \(seconds), Foundation refuses it")
             return
         }
-        require(abs(theirs.timeIntervalSince1970 - seconds) < 1e-6,
+        // Within a microsecond, or 4 units in the last place at this size: from about the year
+        // 2240 a `Double`'s step exceeds a microsecond, and Foundation rounds through its 2001
+        // reference date, so its reading can lie a step or two from the nearest `Double`.
+        let theirSeconds = theirs.timeIntervalSince1970
+        require(abs(theirSeconds - seconds) <= max(1e-6, 4 * theirSeconds.magnitude.ulp),
                 "\(text.debugDescription) read as \(seconds), Foundation \(theirs.timeIntervalSince1970)")
     }
 
