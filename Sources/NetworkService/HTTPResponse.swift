@@ -1,14 +1,32 @@
 /// The head of an HTTP response: its status and header fields.
-public struct HTTPResponse: Sendable, Equatable {
+///
+/// A response ``URLSessionTransport`` received keeps `URLSession`'s own response for its header
+/// fields and reads them from it only when asked: ``value(forHeaderField:)`` looks up one field
+/// there, and ``headerFields`` builds the dictionary on each read (on Linux, copying every field
+/// out of `HTTPURLResponse.allHeaderFields` costs a few microseconds, more than the rest of the
+/// transport's work, and most calls read one field or none).
+public struct HTTPResponse: Sendable {
     /// The status code, for example 200.
     public var statusCode: Int
+    /// Where the header fields are kept.
+    private var fields: HTTPResponseHeaderFields
+
     /// Header fields, by name.
-    public var headerFields: [String: String]
+    public var headerFields: [String: String] {
+        get { fields.dictionary }
+        set { fields = .dictionary(newValue) }
+    }
 
     /// Creates a response head.
     public init(statusCode: Int, headerFields: [String: String] = [:]) {
         self.statusCode = statusCode
-        self.headerFields = headerFields
+        self.fields = .dictionary(headerFields)
+    }
+
+    /// A response head whose header fields stay in `fields` until asked for.
+    init(statusCode: Int, fields: HTTPResponseHeaderFields) {
+        self.statusCode = statusCode
+        self.fields = fields
     }
 
     /// Whether the status is in 200...299.
@@ -16,6 +34,13 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The value of a header field, looked up case-insensitively.
     public func value(forHeaderField name: String) -> String? {
-        headerFields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.value(forName: name)
+    }
+}
+
+extension HTTPResponse: Equatable {
+    /// Two heads are equal when their status codes and header fields are, wherever the fields are kept.
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.statusCode == rhs.statusCode && lhs.headerFields == rhs.headerFields
     }
 }

@@ -172,11 +172,7 @@ final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
             finish(.failure(TransportError(.responseTooLarge, underlying: ResponseTooLarge(limit: maximumBytes))))
             return
         }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key] = value }
-        }
-        finish(.success((data, HTTPResponse(statusCode: http.statusCode, headerFields: headers))))
+        finish(.success((data, HTTPResponse(statusCode: http.statusCode, fields: .urlResponse(.init(response: http))))))
     }
 
     /// What ``decide(_:)`` takes out of the exchange, for ``hand(_:cancelling:)``.
