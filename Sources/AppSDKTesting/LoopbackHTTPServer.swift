@@ -129,6 +129,7 @@ public final class LoopbackHTTPServer: Sendable {
                 if errno == EINTR { continue }
                 return
             }
+            _ = fcntl(client, F_SETFD, fcntl(client, F_GETFD) | FD_CLOEXEC)
             let thread = Thread { [self] in serve(client) }
             thread.start()
         }

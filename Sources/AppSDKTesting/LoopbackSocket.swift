@@ -13,12 +13,14 @@ enum LoopbackSocket {
     /// `reuseAddress` sets `SO_REUSEADDR` (for listeners); without it, nobody else can
     /// bind the port while the socket is open, even if it never listens.
     static func open(reuseAddress: Bool, port: Int = 0) throws -> (descriptor: Int32, port: Int) {
+        // Close-on-exec, so a child process a test starts meanwhile does not keep the port open.
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
         if reuseAddress {
             var yes: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

@@ -25,6 +25,9 @@ import Darwin
 ///
 /// The wait ends at the flow's timeout (``SignInError/Kind/timedOut``) or when the task is
 /// cancelled (``SignInError/Kind/cancelled``).
+///
+/// Its descriptors are close-on-exec: the browser a front end starts during the wait (or any
+/// program it starts) does not inherit the socket, so once the flow closes it the port is free.
 final class LoopbackListener: Sendable {
     /// The port the listener is bound to.
     let port: Int
@@ -50,12 +53,16 @@ final class LoopbackListener: Sendable {
         func failure(_ step: String) -> SignInError {
             SignInError.loopbackFailed(.bind).with(detail: "\(step) failed: \(String(cString: strerror(errno))).")
         }
+        // Every descriptor is close-on-exec: a program the app starts meanwhile (the browser
+        // it opens, say) must not inherit the listening socket and keep the port open after
+        // the flow closed it.
         #if canImport(Glibc) || canImport(Musl)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw failure("socket()") }
+        Self.closeOnExec(descriptor)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -79,6 +86,7 @@ final class LoopbackListener: Sendable {
             _ = Self.closeDescriptor(descriptor)
             throw error
         }
+        pipeDescriptors.forEach(Self.closeOnExec)
         listenDescriptor = descriptor
         wakeRead = pipeDescriptors[0]
         wakeWrite = pipeDescriptors[1]
@@ -233,6 +241,7 @@ final class LoopbackListener: Sendable {
             if descriptors[0].revents != 0 {
                 let accepted = accept(listenDescriptor, nil, nil)
                 if accepted >= 0 {
+                    Self.closeOnExec(accepted)
                     if connections.count >= Self.maximumConnections {
                         _ = Self.closeDescriptor(accepted)
                     } else {
@@ -358,6 +367,14 @@ final class LoopbackListener: Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
     }
     #endif
+
+    /// Marks `descriptor` close-on-exec. The listening socket is made so at once on Linux
+    /// (`SOCK_CLOEXEC`); elsewhere, and for the wake pipe and accepted connections (Swift's
+    /// Glibc module shows neither `pipe2` nor `accept4`), a program started by another thread
+    /// between the two calls can still inherit the descriptor.
+    private static func closeOnExec(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+    }
 
     private static func closeDescriptor(_ descriptor: Int32) -> Int32 {
         #if canImport(Glibc)

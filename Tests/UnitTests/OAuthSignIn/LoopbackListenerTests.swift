@@ -43,7 +43,7 @@ struct LoopbackListenerTests {
         #expect(body.contains("You are signed in"))
         #expect(callback.host() == "127.0.0.1" && callback.path() == "/callback" && callback.port != nil)
         // The listener took one request and closed.
-        #expect(RawLoopbackClient.connect(port: try #require(callback.port)) == nil)
+        #expect(await RawLoopbackClient.refusesConnections(port: try #require(callback.port)))
     }
 
     @Test("a denial through the browser ends with accessDenied, and the browser is told the sign-in did not complete")
@@ -198,7 +198,7 @@ struct LoopbackListenerTests {
         let error = try await #require(throws: SignInError.self) { try await task.value }
         #expect(error == .cancelled)
         #expect(ContinuousClock.now - cancelledAt < .seconds(2))
-        #expect(RawLoopbackClient.connect(port: try #require(port)) == nil)
+        #expect(await RawLoopbackClient.refusesConnections(port: try #require(port)))
     }
 
     @Test("an error thrown by open ends the flow as frontEndFailed and closes the listener")

@@ -28,6 +28,22 @@ enum RawLoopbackClient {
         return descriptor
     }
 
+    /// Whether nothing listens on `port` any more, or stops listening within half a second.
+    ///
+    /// A program another test starts at that moment holds a copy of every descriptor from its
+    /// `fork` to its `exec`, close-on-exec ones too, so a closed listener's port can take
+    /// connections for those few milliseconds; a descriptor the program inherits for good (the
+    /// bug this checks for) keeps it open for the whole wait. At most 10 connections, fewer than
+    /// any listener's backlog here, so none of them waits for an `accept` that never comes.
+    static func refusesConnections(port: Int) async -> Bool {
+        for _ in 0..<10 {
+            guard let descriptor = connect(port: port) else { return true }
+            _ = close(descriptor)
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     /// Sends `bytes` on a new connection and reads the answer until the listener closes.
     static func exchange(port: Int, _ bytes: [UInt8]) -> String {
         guard let descriptor = connect(port: port) else { return "" }
