@@ -1,7 +1,8 @@
 public import Foundation
 
 /// A redirect a transport refused to follow because it led a request that carries a
-/// credential to another origin (see ``RedirectPolicy``): the `underlying` error of a
+/// credential to another origin, any request from https to plain http, or any request to a
+/// port outside 1–65535 (see ``RedirectPolicy``): the `underlying` error of a
 /// ``TransportError`` of kind `.redirectRefused`.
 ///
 /// It names both origins (scheme, host and port) and nothing of the request: no path,
@@ -26,7 +27,13 @@ public struct CrossOriginRedirect: Error, Sendable, Equatable, CustomStringConve
 
     /// For example `refused a redirect from https://api.example.com:443 to https://evil.example:443: …`.
     public var description: String {
-        "refused a redirect from \(from) to \(to): the request carries a credential (a secret header or a body), which is never sent to another origin"
+        if from.hasPrefix("https://") && to.hasPrefix("http://") {
+            return "refused a redirect from \(from) to \(to): a redirect from https to plain http is never followed"
+        }
+        if let port = to.split(separator: ":").last.flatMap({ Int($0) }), !(1...65_535).contains(port) {
+            return "refused a redirect from \(from) to \(to): its port is not within 1–65535"
+        }
+        return "refused a redirect from \(from) to \(to): the request carries a credential (a secret header or a body), which is never sent to another origin"
     }
 
     /// The description.

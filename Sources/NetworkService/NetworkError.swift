@@ -30,6 +30,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Kind(rawValue: "invalidRequest")
         /// The task was cancelled.
         public static let cancelled = Kind(rawValue: "cancelled")
+        /// The request would have gone over plain http to a host that is not loopback, or to a
+        /// port outside 1–65535; ``NetworkError/serverMessage`` says which URL and why. Nothing
+        /// was sent: every request to a server carries a secret.
+        public static let insecureURL = Kind(rawValue: "insecureURL")
 
         /// The raw value.
         public var description: String { rawValue }
@@ -45,7 +49,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public let statusCode: Int?
     /// The server's error code, when the body was the contract's error envelope.
     public let serverErrorCode: ServerErrorCode?
-    /// The server's error message, redacted of anything token-like.
+    /// The server's error message, redacted of anything token-like, its control characters
+    /// written as escapes (so is every text here that a server chose). For `.decoding`, what the
+    /// body was instead (never a byte of a successful answer); for `.invalidRequest` and
+    /// `.insecureURL`, why nothing was sent.
     public let serverMessage: String?
     /// The `WWW-Authenticate` challenge of a 401 or 403, when the server sent one, redacted of
     /// anything token-like (an `error_description` may echo the token it refused).
@@ -72,9 +79,9 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         self.path = path
         self.statusCode = statusCode
         self.serverErrorCode = serverErrorCode
-        self.serverMessage = serverMessage.map { Redaction.redact($0) }
-        self.authenticateChallenge = authenticateChallenge.map { Redaction.redact($0) }
-        self.responseSnippet = responseSnippet
+        self.serverMessage = serverMessage.map { Redaction.printable(Redaction.redact($0)) }
+        self.authenticateChallenge = authenticateChallenge.map { Redaction.printable(Redaction.redact($0)) }
+        self.responseSnippet = responseSnippet.map(Redaction.printable)
         self.underlying = underlying
         self.retryAfter = retryAfter.flatMap(RetryAfter.bounded)
     }
@@ -121,11 +128,15 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
             text += "HTTP \(statusCode.map(String.init) ?? "?") with a body that is not the expected response"
             if let underlying = underlying as? DecodingError { text += " (\(Self.summary(of: underlying)))" }
             text += responseSnippet.map { $0.isEmpty ? "; the body was empty" : "; body starts: \"\($0)\"" } ?? ""
+            if let serverMessage { text += "; \(serverMessage)" }
         case .invalidRequest:
             text += "the request could not be sent"
             if let serverMessage { text += ": \(serverMessage)" }
         case .cancelled:
             text += "cancelled"
+        case .insecureURL:
+            text += "refused before sending"
+            if let serverMessage { text += ": \(serverMessage)" }
         default:
             text += kind.rawValue
         }

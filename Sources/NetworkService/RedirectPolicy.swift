@@ -8,6 +8,10 @@ public import Foundation
 /// elsewhere is refused with a ``CrossOriginRedirect``, so the credential never reaches
 /// another server. A request without one follows any redirect.
 ///
+/// Any request, with or without a credential, is refused a redirect from `https` to plain
+/// `http` (the answer would come from a server nobody authenticated: a discovery document
+/// naming where secrets go, say) and a redirect to a port outside 1–65535.
+///
 /// Why refuse rather than follow without the credential: the other server would answer 401
 /// (or take a sign-in without its body for a new request), which the SDK would read as its
 /// token being rejected; a refusal says what happened. The query of the first request never
@@ -24,7 +28,9 @@ public enum RedirectPolicy {
     public static func refusal(of request: HTTPRequest, redirectedTo target: URL) -> CrossOriginRedirect? {
         let from = origin(of: request.url)
         let to = origin(of: target)
-        guard from != to, carriesCredential(request) else { return nil }
+        let downgrade = from.hasPrefix("https://") && to.hasPrefix("http://")
+        let badPort = URLComponents(url: target, resolvingAgainstBaseURL: true)?.port.map { !(1...65_535).contains($0) } ?? false
+        guard downgrade || badPort || (from != to && carriesCredential(request)) else { return nil }
         return CrossOriginRedirect(from: from, to: to)
     }
 

@@ -32,11 +32,10 @@ extension Server {
         do {
             return (try JSONCoding.makeDecoder().decode(Response.self, from: data), response)
         } catch {
-            let secrets = Self.secrets(of: endpoint, accessToken: accessToken)
             throw NetworkError(
-                kind: .decoding, method: endpoint.method, path: endpoint.path.rendered,
-                statusCode: response.statusCode,
-                responseSnippet: Redaction.snippet(of: Array(data), secrets: secrets), underlying: error
+                kind: .decoding, method: endpoint.method, path: endpoint.path.rendered, statusCode: response.statusCode,
+                serverMessage: Redaction.shape(ofSuccessBody: data, contentType: response.value(forHeaderField: "Content-Type")),
+                underlying: error
             )
         }
     }

@@ -25,9 +25,20 @@ public struct Server: Sendable {
     /// Creates a server from a base URL string such as `https://api.example.com` or
     /// `http://127.0.0.1:8080/prefix`.
     ///
+    /// Every request to the API carries a secret (a token, a password), so plain `http:` is
+    /// accepted only for a loopback host (127.0.0.0/8, `::1`, `localhost`) unless
+    /// `allowsPlainHTTP` says otherwise: for a test network of your own, never for a server
+    /// reached over a network you do not control.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The API's base URL.
+    ///   - transport: How requests are sent.
+    ///   - allowsPlainHTTP: Accept `http:` on a host that is not loopback. Default `false`.
     /// - Throws: ``InvalidServerURLError`` when the text is not an absolute http(s) URL with
-    ///   a host, or carries a query, fragment or user info.
-    public init(baseURL: String, transport: any HTTPTransport = URLSessionTransport()) throws(InvalidServerURLError) {
+    ///   a host, carries a query, fragment or user info, has a port outside 1–65535, or is
+    ///   plain http on a host that is not loopback (without `allowsPlainHTTP`).
+    public init(baseURL: String, transport: any HTTPTransport = URLSessionTransport(),
+                allowsPlainHTTP: Bool = false) throws(InvalidServerURLError) {
         let trimmed = baseURL.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw InvalidServerURLError(baseURL: baseURL, reason: "it is empty")
@@ -47,6 +58,9 @@ public struct Server: Sendable {
         guard components.user == nil, components.password == nil else {
             throw InvalidServerURLError(baseURL: baseURL, reason: "it must not carry user info")
         }
+        if let reason = PlainHTTPRule.refusal(scheme: allowsPlainHTTP ? "https" : scheme, host: host, port: components.port) {
+            throw InvalidServerURLError(baseURL: baseURL, reason: reason)
+        }
         guard let url = components.url else {
             throw InvalidServerURLError(baseURL: baseURL, reason: "it is not a valid URL")
         }
@@ -55,9 +69,10 @@ public struct Server: Sendable {
         self.basePrefix = Self.prefix(of: url)
     }
 
-    /// Creates a server from a base URL, checked as ``init(baseURL:transport:)-(String,_)`` checks text.
-    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport()) throws(InvalidServerURLError) {
-        try self.init(baseURL: baseURL.absoluteString, transport: transport)
+    /// Creates a server from a base URL, checked as ``init(baseURL:transport:allowsPlainHTTP:)-(String,_,_)`` checks text.
+    public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(),
+                allowsPlainHTTP: Bool = false) throws(InvalidServerURLError) {
+        try self.init(baseURL: baseURL.absoluteString, transport: transport, allowsPlainHTTP: allowsPlainHTTP)
     }
 
     /// The base URL without a trailing slash, as a string endpoint paths are appended to;

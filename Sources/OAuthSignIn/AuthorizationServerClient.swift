@@ -83,6 +83,12 @@ struct AuthorizationServerClient: Sendable {
     /// (or RFC 6750 challenge) code and description read from the answer.
     func send(_ request: HTTPRequest, secrets: [String]) async throws(NetworkError) -> (Data, HTTPResponse) {
         let path = Self.path(of: request.url)
+        // Every request here carries a secret or leads to one (a discovery document names where
+        // secrets go): none goes over plain http to another host, or to a port no socket has.
+        if let reason = PlainHTTPRule.refusal(of: request.url) {
+            throw NetworkError(kind: .insecureURL, method: request.method, path: path,
+                               serverMessage: "\(Self.shown(request.url)): \(reason)")
+        }
         let data: Data
         let response: HTTPResponse
         do {
@@ -105,12 +111,14 @@ struct AuthorizationServerClient: Sendable {
 
     private func object(from reply: (Data, HTTPResponse), url: URL, method: HTTPMethod,
                         secrets: [String]) throws(NetworkError) -> [String: JSONValue] {
-        do {
-            return try JSONDecoder().decode([String: JSONValue].self, from: reply.0)
-        } catch {
-            throw NetworkError(kind: .decoding, method: method, path: Self.path(of: url),
-                               statusCode: reply.1.statusCode, responseSnippet: snippet(reply.0, secrets), underlying: error)
+        // Neither a snippet nor the decoder's error (which quotes a character or a key): a
+        // successful answer is never quoted, whatever its shape.
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: reply.0) else {
+            let shape = Redaction.shape(ofSuccessBody: reply.0, contentType: reply.1.value(forHeaderField: "Content-Type"))
+            throw NetworkError(kind: .decoding, method: method, path: Self.path(of: url), statusCode: reply.1.statusCode,
+                               serverMessage: "it is not a JSON object; " + shape)
         }
+        return object
     }
 
     /// The URL's path as sent, a trailing slash kept (`URL.path` drops it on Linux).
@@ -121,9 +129,20 @@ struct AuthorizationServerClient: Sendable {
 
     private var allSecrets: [String] { clientSecret.map { [$0] } ?? [] }
 
-    /// `text` with every secret (and the client secret) replaced by `<redacted>`.
+    /// `text` with every secret (and the client secret) replaced by `<redacted>`, in each of the
+    /// encodings a server may echo it in (raw, form- or percent-encoded, base64, JSON-escaped).
     private func redact(_ text: String, _ secrets: [String]) -> String {
-        (secrets + allSecrets).filter { !$0.isEmpty }.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") }
+        Redaction.redactingSecrets(text, secrets + allSecrets)
+    }
+
+    /// `url` without its query and fragment (they may carry a secret).
+    static func shown(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "the URL" }
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return components.string ?? "the URL"
     }
 
     /// At most 80 characters of an unexpected body, secrets redacted.

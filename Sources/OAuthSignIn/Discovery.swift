@@ -3,23 +3,32 @@ import NetworkService
 import TokenStore
 
 /// Discovery of an authorization server's metadata (OpenID Connect Discovery 1.0, RFC 8414),
-/// and the per-process cache of what was discovered. A document fetched over https must name
-/// https endpoints only (an http one is malformed); one fetched over http (a server on
-/// loopback in tests) may name either.
+/// and the per-process cache of what was discovered. The issuer must be https, or plain http
+/// on a loopback host (a server in tests); a document fetched over https must name https
+/// endpoints only (an http one is malformed); one fetched over http on loopback may name
+/// either, but an http endpoint only on a loopback host (``/NetworkService/PlainHTTPRule``).
 enum Discovery {
     /// Metadata by issuer (without a trailing slash), for the life of the process.
     private static let cache = LockedValue<[String: AuthorizationServerMetadata]>([:])
 
     /// The issuer's metadata, from the cache or the server.
     static func metadata(issuer: URL, transport: any HTTPTransport) async throws(SignInError) -> AuthorizationServerMetadata {
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              components.host?.isEmpty == false, components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil else {
+            throw SignInError.discoveryDocumentMissing.with(detail:
+                "The issuer \(AuthorizationServerClient.shown(issuer)) is not an http(s) URL without a query, fragment or user info.")
+        }
+        if let reason = PlainHTTPRule.refusal(scheme: scheme, host: components.host, port: components.port) {
+            throw SignInError.insecureURL.with(detail: "The issuer \(AuthorizationServerClient.shown(issuer)) is refused: \(reason).")
+        }
+        // `HTTP://Auth.Example.com` is the issuer `http://auth.example.com` (RFC 3986 §6.2.2.1).
+        components.scheme = scheme
+        components.host = components.host?.lowercased()
+        let issuer = components.url ?? issuer
         let key = normalized(issuer.absoluteString)
         if let cached = cache.withLock({ $0[key] }) { return cached }
-        guard let components = URLComponents(url: issuer, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              components.host?.isEmpty == false, components.query == nil, components.fragment == nil else {
-            throw SignInError.discoveryDocumentMissing.with(detail:
-                "The issuer \(issuer.absoluteString) is not an http(s) URL without a query or fragment.")
-        }
         var tried: [String] = []
         for url in documentURLs(for: components) {
             tried.append(url.absoluteString)
@@ -81,6 +90,10 @@ enum Discovery {
             // A server reached over TLS does not send its tokens, codes or secrets in clear.
             guard !secure || scheme == "https" else {
                 throw malformed("`\(name)` is http:, but the document came over https")
+            }
+            if let reason = PlainHTTPRule.refusal(of: url) {
+                throw SignInError.insecureURL.with(detail: "The discovery document's `\(name)` "
+                    + "(\(AuthorizationServerClient.shown(url))) is refused: \(reason).")
             }
             return url
         }

@@ -104,7 +104,8 @@ extension OAuthProvider {
             throw SignInError.from(error, endpoint: "token endpoint")
         }
         guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
-            throw SignInError.invalidResponse.with(detail: "The token endpoint's answer has no access_token.")
+            throw SignInError.invalidResponse.with(detail: "The token endpoint's answer cannot be used: "
+                + (TokenReply.problem(in: answer.object) ?? "it is not a token reply") + ".")
         }
         return reply
     }

@@ -44,12 +44,37 @@ extension OAuthProvider {
             throw SignInError.invalidResponse.with(detail: "The device authorization endpoint's answer lacks "
                 + "device_code, user_code or verification_uri.")
         }
+        // The user is sent to these and types the code: a `javascript:`, `file:` or `data:` URI, or
+        // a code that carries escape sequences to the terminal showing it, is no answer to use.
+        let complete = object["verification_uri_complete"]?.string
+        let completeURI = complete.flatMap(URL.init(string:))
+        if let problem = Self.problem(withVerificationURI: verificationURI, named: "verification_uri")
+            ?? (complete == nil ? nil : completeURI.map { Self.problem(withVerificationURI: $0, named: "verification_uri_complete") }
+                ?? "its verification_uri_complete is not a URL") {
+            throw SignInError.invalidResponse.with(detail: "The device authorization endpoint's answer cannot be used: \(problem).")
+        }
+        guard userCode.unicodeScalars.count <= 64, !userCode.unicodeScalars.contains(where: Redaction.isUnprintable) else {
+            throw SignInError.invalidResponse.with(detail: "The device authorization endpoint's answer cannot be used: "
+                + "its user_code is longer than 64 characters or holds a control character.")
+        }
+        let expiresIn = Self.bounded(object["expires_in"], default: 1800, within: 1...86_400)
         return DeviceAuthorization(
-            userCode: userCode, verificationURI: verificationURI,
-            verificationURIComplete: object["verification_uri_complete"]?.string.flatMap(URL.init(string:)),
-            expiresIn: Self.bounded(object["expires_in"], default: 1800, within: 1...86_400),
-            interval: Self.bounded(object["interval"], default: 5, within: 1...300),
+            userCode: userCode, verificationURI: verificationURI, verificationURIComplete: completeURI,
+            expiresIn: expiresIn,
+            // Never longer than the code lives: a wait past its expiry is a wait for nothing.
+            interval: min(Self.bounded(object["interval"], default: 5, within: 1...300), expiresIn),
             deviceCode: deviceCode)
+    }
+
+    /// Why `uri` is no page to send a user to, or `nil`: it must be https, or http on a loopback
+    /// host (a server in tests), with a host and a port within 1–65535.
+    static func problem(withVerificationURI uri: URL, named name: String) -> String? {
+        guard let components = URLComponents(url: uri, resolvingAgainstBaseURL: false),
+              components.host?.isEmpty == false,
+              PlainHTTPRule.refusal(scheme: components.scheme, host: components.host, port: components.port) == nil else {
+            return "its \(name) is not an https URL (or http on a loopback host)"
+        }
+        return nil
     }
 
     /// Polls the token endpoint (RFC 8628 §3.4, §3.5) at the interval, 5 s more after each
@@ -78,7 +103,8 @@ extension OAuthProvider {
             do {
                 let answer = try await client.postReadingDate(metadata.tokenEndpoint, fields, secrets: [authorization.deviceCode])
                 guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
-                    throw SignInError.invalidResponse.with(detail: "The token endpoint's answer has no access_token.")
+                    throw SignInError.invalidResponse.with(detail: "The token endpoint's answer cannot be used: "
+                        + (TokenReply.problem(in: answer.object) ?? "it is not a token reply") + ".")
                 }
                 return reply
             } catch let error as NetworkError where error.kind == .httpStatus {
@@ -119,7 +145,8 @@ extension OAuthProvider {
         let answer = try await AuthorizationServerClient(provider: self).postReadingDate(metadata.tokenEndpoint, fields, secrets: [])
         guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
             throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: metadata.tokenEndpoint), statusCode: 200,
-                               serverMessage: "the token endpoint's answer has no access_token")
+                               serverMessage: "the token endpoint's answer cannot be used: "
+                                   + (TokenReply.problem(in: answer.object) ?? "it is not a token reply"))
         }
         // No refresh token (RFC 6749 §4.4.3): the next token comes from the same grant.
         var tokens = Tokens(accessToken: reply.tokens.accessToken, refreshToken: "",

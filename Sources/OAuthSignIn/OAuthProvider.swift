@@ -73,20 +73,37 @@ public struct OAuthProvider: Sendable {
     }
 
     /// The OpenID Connect userinfo of the user `accessToken` belongs to (OpenID Connect Core §5.3).
+    ///
+    /// The answer must name its subject (`sub`), and when `subject` is given (the session's
+    /// account), that one: OpenID Connect Core §5.3.4 says an answer about another user must
+    /// not be used.
+    /// - Parameters:
+    ///   - accessToken: The access token to present.
+    ///   - subject: The account the answer must be about, or `nil` to take any.
     /// - Throws: ``SignInError/Kind/flowUnavailable`` without a userinfo endpoint;
     ///   ``SignInError/Kind/networkFailure`` when the server refuses (401 for an expired token);
-    ///   ``SignInError/Kind/invalidResponse`` when the answer is not a JSON object.
-    public func userInfo(accessToken: AccessToken) async throws(SignInError) -> [String: JSONValue] {
+    ///   ``SignInError/Kind/invalidResponse`` when the answer is not a JSON object, has no `sub`,
+    ///   or names another subject than `subject`.
+    public func userInfo(accessToken: AccessToken, subject: String? = nil) async throws(SignInError) -> [String: JSONValue] {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw SignInError.flowUnavailable.with(detail: "The server has no userinfo endpoint.")
         }
+        let claims: [String: JSONValue]
         do {
-            return try await AuthorizationServerClient(provider: self).get(endpoint, bearer: accessToken.rawValue)
+            claims = try await AuthorizationServerClient(provider: self).get(endpoint, bearer: accessToken.rawValue)
         } catch {
             throw SignInError.from(error, endpoint: "userinfo endpoint") { code in
                 SignInError.networkFailure.with(detail: "The userinfo endpoint refused the access token (\(code)).")
             }
         }
+        guard let sub = claims["sub"]?.string, !sub.isEmpty else {
+            throw SignInError.invalidResponse.with(detail: "The userinfo endpoint's answer has no `sub`.")
+        }
+        if let subject, sub != subject {
+            throw SignInError.invalidResponse.with(detail: "The userinfo endpoint's answer is about another user than "
+                + "the session's (OpenID Connect Core §5.3.4): it is not used.")
+        }
+        return claims
     }
 }
 

@@ -30,7 +30,8 @@ extension SessionService.Configuration {
             guard let reply = TokenReply(answer.object, keepingRefreshToken: credentials.refreshToken,
                                          serverDate: answer.serverDate) else {
                 throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: provider.metadata.tokenEndpoint), statusCode: 200,
-                                   serverMessage: "the token endpoint's answer has no access_token")
+                                   serverMessage: "the token endpoint's answer cannot be used: "
+                                       + (TokenReply.problem(in: answer.object) ?? "it is not a token reply"))
             }
             return reply.tokens
         }

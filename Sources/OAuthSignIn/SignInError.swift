@@ -70,6 +70,10 @@ public struct SignInError: Error, Sendable {
         public static let networkFailure = Kind(rawValue: "networkFailure")
         /// The front end's `open` or `show` closure threw; its error is in ``SignInError/underlying``.
         public static let frontEndFailed = Kind(rawValue: "frontEndFailed")
+        /// An issuer, or an endpoint a discovery document names, is plain `http:` on a host that
+        /// is not loopback (127.0.0.0/8, `::1`, `localhost`), or has a port outside 1–65535; the
+        /// detail names the URL. Nothing secret was sent.
+        public static let insecureURL = Kind(rawValue: "insecureURL")
     }
 
     /// Which check of an ID token failed (OpenID Connect Core §3.1.3.7).
@@ -139,10 +143,11 @@ public struct SignInError: Error, Sendable {
                           loopbackFailure: loopbackFailure, detail: detail, underlying: underlying)
     }
 
-    /// This error with `detail` (and `underlying`) added.
+    /// This error with `detail` (and `underlying`) added; control characters in `detail` (a
+    /// server's text quoted in it) are written as escapes, so printing it cannot drive a terminal.
     func with(detail: String, underlying: (any Error)? = nil) -> SignInError {
         var copy = self
-        copy.storage.detail = detail
+        copy.storage.detail = Redaction.printable(detail)
         if let underlying { copy.storage.underlying = underlying }
         return copy
     }
@@ -173,6 +178,8 @@ public struct SignInError: Error, Sendable {
     public static let invalidResponse = SignInError(.invalidResponse)
     /// ``Kind/networkFailure``.
     public static let networkFailure = SignInError(.networkFailure)
+    /// ``Kind/insecureURL``.
+    public static let insecureURL = SignInError(.insecureURL)
     /// ``Kind/frontEndFailed``.
     public static let frontEndFailed = SignInError(.frontEndFailed)
 

@@ -22,10 +22,10 @@ struct TokenReply: Sendable {
         self.scope = scope
     }
 
-    /// The reply in `object`, whose answer carried the `Date` header `serverDate`; `nil`
-    /// without a non-empty `access_token`.
+    /// The reply in `object`, whose answer carried the `Date` header `serverDate`; `nil` when
+    /// ``problem(in:)`` finds one.
     init?(_ object: [String: JSONValue], keepingRefreshToken previous: String? = nil, serverDate: Date? = nil) {
-        guard let access = object["access_token"]?.string, !access.isEmpty else { return nil }
+        guard Self.problem(in: object) == nil, let access = object["access_token"]?.string else { return nil }
         let rotated = object["refresh_token"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         scope = object["scope"]?.string
         idToken = object["id_token"]?.string.flatMap { $0.isEmpty ? nil : $0 }
@@ -34,6 +34,21 @@ struct TokenReply: Sendable {
                             expiresIn: Self.lifetime(object["expires_in"]), scope: scope)
         tokens.serverDate = serverDate
         self.tokens = tokens
+    }
+
+    /// Why `object` is no token reply to keep, or `nil`: no `access_token` string, a token
+    /// outside visible ASCII, or a `token_type` other than Bearer (``/SessionEngine/TokenSyntax``).
+    /// Names fields, never quotes a value.
+    static func problem(in object: [String: JSONValue]) -> String? {
+        guard let access = object["access_token"]?.string else { return "it has no access_token" }
+        if let problem = TokenSyntax.problem(withToken: access, named: "access_token") { return problem }
+        if let refresh = object["refresh_token"]?.string, !refresh.isEmpty,
+           let problem = TokenSyntax.problem(withToken: refresh, named: "refresh_token") { return problem }
+        switch object["token_type"] {
+        case nil, .null?: return nil
+        case let .string(type)?: return TokenSyntax.problem(withTokenType: type)
+        default: return "its token_type is not a string"
+        }
     }
 
     /// `expires_in` as a number or numeric string, kept only within 1 s … 10 years (anything
@@ -59,6 +74,9 @@ extension SignInError {
         switch error.kind {
         case .cancelled:
             return SignInError.cancelled.with(detail: "The request to the \(endpoint) was cancelled.", underlying: error)
+        case .insecureURL:
+            return SignInError.insecureURL.with(detail: "The \(endpoint) was not used: \(error.serverMessage ?? "its URL is not allowed").",
+                                                underlying: error)
         case .decoding:
             return SignInError.invalidResponse.with(detail: "The \(endpoint)'s answer is not a JSON object: \(error)", underlying: error)
         case .httpStatus:

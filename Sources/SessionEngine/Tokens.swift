@@ -49,19 +49,23 @@ public struct Tokens: Codable, Sendable, Equatable {
         case accessToken, refreshToken, tokenType, expiresIn, expiresAt, scope, serverDate
     }
 
-    /// Decodes tokens, refusing an empty access or refresh token: a reply carrying one could
-    /// only break the session it would replace.
+    /// Decodes tokens, refusing an empty access or refresh token, one with a character outside
+    /// visible ASCII, and a token type other than Bearer: a reply carrying one could only break
+    /// the session it would replace.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try container.decode(AccessToken.self, forKey: .accessToken)
         refreshToken = try container.decode(String.self, forKey: .refreshToken)
-        if accessToken.rawValue.isEmpty {
-            throw DecodingError.dataCorruptedError(forKey: .accessToken, in: container, debugDescription: "the access token is empty")
+        if let problem = TokenSyntax.problem(withToken: accessToken.rawValue, named: "access token") {
+            throw DecodingError.dataCorruptedError(forKey: .accessToken, in: container, debugDescription: problem)
         }
-        if refreshToken.isEmpty {
-            throw DecodingError.dataCorruptedError(forKey: .refreshToken, in: container, debugDescription: "the refresh token is empty")
+        if let problem = TokenSyntax.problem(withToken: refreshToken, named: "refresh token") {
+            throw DecodingError.dataCorruptedError(forKey: .refreshToken, in: container, debugDescription: problem)
         }
         tokenType = try container.decode(String.self, forKey: .tokenType)
+        if let problem = TokenSyntax.problem(withTokenType: tokenType) {
+            throw DecodingError.dataCorruptedError(forKey: .tokenType, in: container, debugDescription: problem)
+        }
         expiresIn = try container.decodeIfPresent(TimeInterval.self, forKey: .expiresIn)
         expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
         scope = try container.decodeIfPresent(String.self, forKey: .scope)

@@ -8,8 +8,11 @@ struct ServerOption: ParsableArguments {
     @Option(name: .long, help: "Base URL of the reference server, started with --test-mode.")
     var server: String
 
+    /// The server. Plain http is allowed on any host: the server is the reference server in
+    /// test mode, which the fleet test runs on its simulated hosts' own network (10.77.k.1),
+    /// never a server with real secrets.
     func makeServer(transport: any HTTPTransport = URLSessionTransport(timeout: 60)) throws -> Server {
-        try Server(baseURL: server, transport: transport)
+        try Server(baseURL: server, transport: transport, allowsPlainHTTP: true)
     }
 
     func testMode() throws -> TestModeClient {

@@ -71,11 +71,14 @@ struct OAuth2TokenReply: Decodable, Sendable {
     }
 
     /// The reply as ``Tokens``; without a new refresh token (or with an empty one), `previous`
-    /// is kept. An empty access token is refused: it could only break the session.
+    /// is kept. An empty access token, a token outside visible ASCII and a token type other
+    /// than Bearer are refused (``TokenSyntax``): they could only break the session.
     func tokens(keeping previous: String?, endpoint: EndpointPath) throws(NetworkError) -> Tokens {
-        guard !accessToken.isEmpty else {
+        if let problem = TokenSyntax.problem(withToken: accessToken, named: "access_token")
+            ?? refreshToken.flatMap({ $0.isEmpty ? nil : TokenSyntax.problem(withToken: $0, named: "refresh_token") })
+            ?? TokenSyntax.problem(withTokenType: tokenType) {
             throw NetworkError(kind: .decoding, method: .post, path: endpoint.rendered, statusCode: 200,
-                               serverMessage: "the token endpoint's access_token is empty")
+                               serverMessage: "the token endpoint's answer cannot be used: \(problem)")
         }
         guard let refreshToken = refreshToken.flatMap({ $0.isEmpty ? nil : $0 }) ?? previous else {
             throw NetworkError(kind: .decoding, method: .post, path: endpoint.rendered, statusCode: 200,

@@ -43,10 +43,27 @@ struct RedirectPolicyTests {
         }
     }
 
-    @Test("without a credential, any redirect may be followed")
+    @Test("without a credential, any redirect within https or within http may be followed")
     func noCredential() {
         let request = Self.request("https://api.example.com/v1/public", headers: ["Accept": "application/json"])
         #expect(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "https://elsewhere.example.net/x")!) == nil)
+        let local = Self.request("http://127.0.0.1:8080/v1/public")
+        #expect(RedirectPolicy.refusal(of: local, redirectedTo: URL(string: "http://127.0.0.1:9090/x")!) == nil)
+    }
+
+    @Test("even without a credential, https never downgrades to plain http (a discovery document fetched so is nobody's)",
+          arguments: ["http://auth.example.com/.well-known/openid-configuration", "http://127.0.0.1:8080/doc"])
+    func downgradeRefused(target: String) throws {
+        let request = Self.request("https://auth.example.com/.well-known/openid-configuration", headers: ["Accept": "application/json"])
+        let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: target)!))
+        #expect(refusal.description.contains("from https to plain http"), "\(refusal)")
+    }
+
+    @Test("a redirect to a port outside 1–65535 is refused, with or without a credential")
+    func portOutOfRange() throws {
+        let request = Self.request("http://127.0.0.1:8080/v1/public")
+        let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "http://127.0.0.1:99999/x")!))
+        #expect(refusal.description.contains("port"), "\(refusal)")
     }
 
     @Test("a transport error of a refused redirect shows both origins in full, even long host names")

@@ -73,10 +73,10 @@ struct SendingTests {
         #expect(error?.serverErrorCode == ServerErrorCode(rawValue: "quota_exceeded_v2"))
     }
 
-    @Test("a 2xx body that is empty, HTML or truncated is a decoding error naming the endpoint and status",
+    @Test("a 2xx body that is empty, HTML or truncated is a decoding error naming the endpoint and status, quoting none of it",
           arguments: [
               ("", "the body was empty"),
-              ("<html><body>Gateway</body></html>", "body starts: \"<html><body>Gateway</body></html>\""),
+              ("<html><body>Gateway</body></html>", "the body (33 bytes, application/json) is not quoted"),
               (#"{"id":1,"content":"hel"#, "not valid JSON"),
               (#"{"id":"one"}"#, "at id"),
           ])
