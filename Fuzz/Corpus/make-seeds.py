@@ -77,6 +77,12 @@ for name, body in [("app", app), ("rfc6749", oauth), ("dot", dot), ("dotted", do
     write("token-response", name, b"\x00" + body.encode())
 write("token-response", "app-401", b"\xc9" + b'{"error":{"code":"invalid_refresh_token","message":"rt-SENT"}}')
 write("token-response", "oauth-400", b"\xc8" + b'{"error":"invalid_grant","error_description":"Invalid refresh token"}')
+# A live token in a 200 that is no JSON object (issue 33): form-encoded, trailing bytes, nested deep.
+for name, body in [("form-encoded", "access_token=@@&token_type=Bearer&expires_in=3600"),
+                   ("trailing-bytes", '{"access_token":"@@","token_type":"Bearer"} trailing'),
+                   ("nested-deep", "[" * 600 + '"@@"' + "]" * 600),
+                   ("token-type-mac", '{"access_token":"@@","token_type":"mac","refresh_token":"@@"}')]:
+    write("token-response", name, b"\x00" + body.encode())
 
 # Plain store files (FileTokenStore's JSON).
 plain = '{"credentials":{"accessToken":"at-1","refreshToken":"rt-1","memberID":"42","accessTokenExpiresAt":785001600,"accessTokenIssuedAt":785000700},"version":1}'
