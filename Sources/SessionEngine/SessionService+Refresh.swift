@@ -278,7 +278,8 @@ extension SessionService {
     }
 
     /// Credentials from tokens the server just issued. The expiry is counted on this device's
-    /// clock from the lifetime the server gave (`expiresIn`), so a device whose clock is off
+    /// clock from the lifetime the server gave (`expiresIn`, or the JWT access token's
+    /// `exp − iat` when that is shorter), so a device whose clock is off
     /// still refreshes on time; else from `expiresAt`; else from the access token's JWT
     /// `exp` (its lifetime `exp − iat` when `iat` is there: a scheduling hint, never checked);
     /// else the expiry is unknown and the token is refreshed when the server refuses it.
@@ -299,7 +300,10 @@ extension SessionService {
         let serverNow = now.addingTimeInterval(ClockSkew.applied(state.withLock { $0.noteClockOffset(measured) }))
         var lifetime: TimeInterval?
         if let expiresIn = tokens.expiresIn {
-            lifetime = expiresIn
+            // A JWT access token's whole-second `exp − iat` may end sooner than `expires_in`
+            // counted from the request (the server wrote `iat` truncated, then counted
+            // `expires_in` from it): the earlier of the two.
+            lifetime = min(expiresIn, UnverifiedJWT(tokens.accessToken.rawValue)?.lifetime ?? expiresIn)
         } else if let expiresAt = tokens.expiresAt {
             lifetime = expiresAt.timeIntervalSince(serverNow)
         } else if let claims = UnverifiedJWT(tokens.accessToken.rawValue) {

@@ -67,4 +67,22 @@ struct WholeSecondExpiryTests {
         try await service.startSession(tokens: jwt(#"{"sub":"kim","iat":1795860000.5,"exp":1795860300.5}"#))
         #expect(try await store.load()?.accessTokenExpiresAt == clock.now.addingTimeInterval(300))
     }
+
+    @Test("with expires_in too (glewlwyd: exp from a whole-second iat plus the lifetime), the earlier of the two is kept")
+    func expiresInAndWholeSecondJWT() async throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_795_860_000.6))
+        let store = InMemoryTokenStore()
+        var configuration = RepositoryService.Configuration.json(JSONTokenRefresh(path: "/api/token/refresh/"))
+        configuration.now = { clock.now }
+        let service = RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: TestTransport(always: .status(500))),
+                                        tokenStore: store, configuration: configuration)
+        let access = "eyJhbGciOiJIUzI1NiJ9." + FakeSimpleJWTServer.base64URL(#"{"sub":"kim","iat":1795860000,"exp":1795860005}"#) + ".c2ln"
+        try await service.startSession(tokens: Tokens(accessToken: AccessToken(access), refreshToken: "r", expiresIn: 5))
+        let expiry = try #require(try await store.load()?.accessTokenExpiresAt)
+        #expect(expiry <= Date(timeIntervalSince1970: 1_795_860_005), "\(expiry.timeIntervalSince1970) is past the server's exp")
+        #expect(expiry == clock.now.addingTimeInterval(4))
+        // A lifetime shorter than the JWT's is kept as it is.
+        try await service.startSession(tokens: Tokens(accessToken: AccessToken(access), refreshToken: "r", expiresIn: 2))
+        #expect(try await store.load()?.accessTokenExpiresAt == clock.now.addingTimeInterval(2))
+    }
 }
