@@ -3,7 +3,7 @@ public import Foundation
 /// One authorization request of the authorization code flow with PKCE: the URL to open, and
 /// inside it, never printed, the `state`, `nonce` and code verifier its callback is checked
 /// and exchanged with. For a redirect the app receives itself (a custom scheme, a universal
-/// link, `ASWebAuthenticationSession`); the loopback flow (``SignInFlow/browser(_:scopes:timeout:open:)``)
+/// link, `ASWebAuthenticationSession`); the loopback flow (``SignInFlow/browser(_:scopes:redirectPort:timeout:open:)``)
 /// makes one itself.
 ///
 /// ```swift

@@ -44,9 +44,10 @@ final class LoopbackListener: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
-    /// Binds 127.0.0.1 on an ephemeral port and listens.
-    /// - Throws: ``SignInError/loopbackFailed(_:)`` with `.bind` when no socket can be made.
-    init(path: String = "/callback", readDeadline: Duration = LoopbackListener.readDeadline) throws(SignInError) {
+    /// Binds 127.0.0.1 on `port` (0: a port the system picks) and listens.
+    /// - Throws: ``SignInError/loopbackFailed(_:)`` with `.bind` when no socket can be made, or
+    ///   the port is taken (the detail names it).
+    init(path: String = "/callback", port: UInt16 = 0, readDeadline: Duration = LoopbackListener.readDeadline) throws(SignInError) {
         self.path = path
         self.expectedState = LockedValue(nil)
         self.deadlinePerConnection = readDeadline
@@ -63,9 +64,15 @@ final class LoopbackListener: Sendable {
         #endif
         guard descriptor >= 0 else { throw failure("socket()") }
         Self.closeOnExec(descriptor)
+        if port != 0 {
+            // A fixed port that an earlier sign-in's connections left in TIME_WAIT binds again at
+            // once; a port another program listens on is still refused (Linux and Darwin alike).
+            var on: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -75,7 +82,7 @@ final class LoopbackListener: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         } : -1
         guard named == 0, listen(descriptor, 16) == 0 else {
-            let error = failure(bound != 0 ? "bind(127.0.0.1)" : "listen()")
+            let error = failure(bound != 0 ? "bind(127.0.0.1:\(port))" : "listen()")
             _ = Self.closeDescriptor(descriptor)
             throw error
         }
@@ -90,7 +97,7 @@ final class LoopbackListener: Sendable {
         listenDescriptor = descriptor
         wakeRead = pipeDescriptors[0]
         wakeWrite = pipeDescriptors[1]
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     private let deadlinePerConnection: Duration

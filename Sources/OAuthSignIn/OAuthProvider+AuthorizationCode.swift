@@ -33,9 +33,9 @@ extension OAuthProvider {
 
     /// The loopback flow: listens, has the front end open the authorization URL, waits for the
     /// browser, completes the callback.
-    func signInWithBrowser(scopes: [String], timeout: Duration,
+    func signInWithBrowser(scopes: [String], redirectPort: UInt16 = 0, timeout: Duration,
                            open: @Sendable (URL) async throws -> Void) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
-        let listener = try LoopbackListener(path: "/callback")
+        let listener = try LoopbackListener(path: "/callback", port: redirectPort)
         defer { listener.close() }
         let request = try makeAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes)
         listener.expect(state: request.state)

@@ -25,8 +25,9 @@ extension SessionService {
         let claims: IDTokenClaims?
         var accountID: String?
         switch flow.kind {
-        case let .browser(provider, scopes, timeout, open):
-            (reply, claims) = try await provider.signInWithBrowser(scopes: scopes, timeout: timeout, open: open)
+        case let .browser(provider, scopes, redirectPort, timeout, open):
+            (reply, claims) = try await provider.signInWithBrowser(scopes: scopes, redirectPort: redirectPort ?? 0,
+                                                                   timeout: timeout, open: open)
         case let .device(provider, scopes, show):
             (reply, claims) = try await provider.signInWithDevice(scopes: scopes, show: show)
             if claims == nil, scopes.contains("openid"), provider.metadata.userinfoEndpoint != nil {

@@ -3,7 +3,7 @@ public import Foundation
 /// A way into a session, run by ``SessionEngine/SessionService/signIn(with:)``. Each flow ends
 /// in the engine's ``/SessionEngine/SessionService/startSession(tokens:accountID:)``.
 ///
-/// - ``browser(_:scopes:timeout:open:)``: a command-line or desktop front end; the user signs
+/// - ``browser(_:scopes:redirectPort:timeout:open:)``: a command-line or desktop front end; the user signs
 ///   in in their browser, which comes back to a listener on 127.0.0.1 (RFC 8252 §7.3).
 /// - ``device(_:scopes:show:)``: a program without a browser (SSH, a TV, CI with a human
 ///   nearby): the user enters a code on another device (RFC 8628).
@@ -18,7 +18,7 @@ public import Foundation
 /// ```
 public struct SignInFlow: Sendable {
     enum Kind: Sendable {
-        case browser(OAuthProvider, scopes: [String], timeout: Duration, open: @Sendable (URL) async throws -> Void)
+        case browser(OAuthProvider, scopes: [String], redirectPort: UInt16?, timeout: Duration, open: @Sendable (URL) async throws -> Void)
         case device(OAuthProvider, scopes: [String], show: @Sendable (DeviceAuthorization) async throws -> Void)
         case clientCredentials(OAuthProvider, scopes: [String])
         case callback(URL, AuthorizationRequest, OAuthProvider)
@@ -27,10 +27,14 @@ public struct SignInFlow: Sendable {
     let kind: Kind
 
     /// The authorization code flow with PKCE through the user's browser and a loopback
-    /// redirect (RFC 8252 §7.3): a listener on `127.0.0.1`, on a port the system picks, waits
-    /// for one request to `/callback`; the authorization URL's `redirect_uri` is
-    /// `http://127.0.0.1:<port>/callback` (register `http://127.0.0.1/callback` with the server;
-    /// RFC 8252 §7.3 has servers allow any port).
+    /// redirect (RFC 8252 §7.3): a listener on `127.0.0.1` waits for one request to
+    /// `/callback`; the authorization URL's `redirect_uri` is `http://127.0.0.1:<port>/callback`.
+    ///
+    /// Which port: RFC 8252 §7.3 has servers accept any port of a registered loopback redirect
+    /// URI, and with those (django-oauth-toolkit, Keycloak, Okta) the system picks a free one:
+    /// register `http://127.0.0.1/callback`. Servers that compare the redirect URI as a string
+    /// (glewlwyd, Auth0 and others) need the exact port: register
+    /// `http://127.0.0.1:<port>/callback` and pass that port as `redirectPort`.
     ///
     /// The listener takes exactly one request and closes. A request to another path (404), a
     /// malformed or oversized one (400, 431) ends the flow with ``SignInError/Kind/loopbackFailed``
@@ -41,12 +45,16 @@ public struct SignInFlow: Sendable {
     /// - Parameters:
     ///   - provider: The server and client.
     ///   - scopes: The scopes to ask for; with `openid`, an ID token is asked for and checked.
+    ///   - redirectPort: The listener's port, for a server that matches redirect URIs exactly;
+    ///     `nil` (the default) lets the system pick one. A port in use ends the flow with
+    ///     ``SignInError/Kind/loopbackFailed`` (`.bind`) naming it, before the browser opens.
     ///   - timeout: How long to wait for the browser to come back. Default 5 minutes.
     ///   - open: Opens the URL in the user's browser (a command-line program prints it too,
     ///     and tries `open` or `xdg-open`).
-    public static func browser(_ provider: OAuthProvider, scopes: [String], timeout: Duration = .seconds(300),
+    public static func browser(_ provider: OAuthProvider, scopes: [String], redirectPort: UInt16? = nil,
+                               timeout: Duration = .seconds(300),
                                open: @escaping @Sendable (URL) async throws -> Void) -> SignInFlow {
-        SignInFlow(kind: .browser(provider, scopes: scopes, timeout: timeout, open: open))
+        SignInFlow(kind: .browser(provider, scopes: scopes, redirectPort: redirectPort, timeout: timeout, open: open))
     }
 
     /// The device authorization grant (RFC 8628): `show` gets the user code and verification

@@ -212,4 +212,39 @@ struct LoopbackListenerTests {
         }
         #expect(error == .frontEndFailed && error.underlying is NoBrowser)
     }
+
+    @Test("a fixed redirect port (a server that matches redirect URIs exactly): the redirect URI names it, twice in a row")
+    func fixedRedirectPort() async throws {
+        let probe = try LoopbackListener()
+        let port = UInt16(probe.port)
+        probe.close()
+        let fake = try FakeOIDCServer()
+        let provider = try await fake.provider()
+        for _ in 0..<2 {
+            let session = SessionService(server: fake.api, tokenStore: InMemoryTokenStore(), configuration: .oauth2(provider))
+            let result = try await session.signIn(with: .browser(provider, scopes: ["openid"], redirectPort: port, timeout: .seconds(20)) { url in
+                let redirect = FakeOIDCServer.query(of: url)["redirect_uri"]
+                #expect(redirect == "http://127.0.0.1:\(port)/callback")
+                let callback = fake.approve(url)
+                Task { _ = try await URLSession.shared.data(from: callback) }
+            })
+            #expect(result.accountID == "user-42")
+        }
+    }
+
+    @Test("a fixed redirect port another program listens on ends at once with loopbackFailed(.bind), naming the port, before the browser opens")
+    func fixedRedirectPortTaken() async throws {
+        let other = try LoopbackListener()
+        defer { other.close() }
+        let fake = try FakeOIDCServer()
+        let provider = try await fake.provider()
+        let session = SessionService(server: fake.api, tokenStore: InMemoryTokenStore(), configuration: .oauth2(provider))
+        let error = try await #require(throws: SignInError.self) {
+            try await session.signIn(with: .browser(provider, scopes: [], redirectPort: UInt16(other.port), timeout: .seconds(60)) { _ in
+                Issue.record("the browser was opened")
+            })
+        }
+        #expect(error == .loopbackFailed(.bind))
+        #expect(error.errorDescription?.contains("127.0.0.1:\(other.port)") == true, "\(error.errorDescription ?? "")")
+    }
 }
