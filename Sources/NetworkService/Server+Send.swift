@@ -115,12 +115,13 @@ extension Server {
         guard response.isSuccess else {
             let secrets = Self.secrets(of: endpoint, accessToken: accessToken)
             let details = errorFormat.decode(response, data)
+            let message = details == nil ? ServerErrorFormat.detailOnlyMessage(in: data) : details?.message
             throw NetworkError(
                 kind: .httpStatus, method: endpoint.method, path: endpoint.path.rendered,
                 statusCode: response.statusCode, serverErrorCode: details?.code,
-                serverMessage: details?.message.map { Redaction.redact($0, secrets: secrets) },
+                serverMessage: message.map { Redaction.redact($0, secrets: secrets) },
                 authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate"),
-                responseSnippet: details == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil,
+                responseSnippet: details == nil && message == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil,
                 retryAfter: RetryAfter.seconds(response.value(forHeaderField: "Retry-After"), now: Date())
             )
         }

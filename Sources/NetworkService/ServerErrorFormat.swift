@@ -46,11 +46,21 @@ public struct ServerErrorFormat: Sendable {
 
     /// Django REST framework (and djangorestframework-simplejwt): `{"detail": "…", "code": "…"}`,
     /// for example `{"detail": "Given token not valid for any token type", "code": "token_not_valid"}`.
-    /// A body with a `detail` but no `code` is not claimed (there is no code to read); its start
-    /// stays in ``NetworkError/responseSnippet``.
+    /// A body with a `detail` but no `code` is not claimed (there is no code to read); when
+    /// `detail` is its only field (what Django REST framework answers a wrong password,
+    /// `{"detail": "No active account found with the given credentials"}`), it is still the
+    /// error's ``NetworkError/serverMessage``, with no code.
     public static let djangoRESTFramework = ServerErrorFormat { _, body in
         guard let reply = try? JSONDecoder().decode(DjangoRESTFrameworkError.self, from: body), !reply.code.isEmpty else { return nil }
         return ServerErrorDetails(code: ServerErrorCode(rawValue: reply.code), message: reply.detail)
+    }
+
+    /// The message of a body no format claimed, when it is Django REST framework's
+    /// `{"detail": "…"}` and nothing else; `nil` otherwise.
+    package static func detailOnlyMessage(in body: Data) -> String? {
+        guard body.count < 65_536, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              object.count == 1, let detail = object["detail"] as? String, !detail.isEmpty else { return nil }
+        return detail
     }
 
     /// The first format of `formats` that reads the response.

@@ -100,11 +100,12 @@ struct AuthorizationServerClient: Sendable {
         }
         guard response.isSuccess else {
             let details = ServerErrorFormat.firstMatch([.oauth2, .bearerChallenge]).decode(response, data)
+            let message = details == nil ? ServerErrorFormat.detailOnlyMessage(in: data) : details?.message
             throw NetworkError(kind: .httpStatus, method: request.method, path: path, statusCode: response.statusCode,
                                serverErrorCode: details?.code,
-                               serverMessage: details?.message.map { redact($0, secrets) },
+                               serverMessage: message.map { redact($0, secrets) },
                                authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate").map { redact($0, secrets) },
-                               responseSnippet: details == nil ? snippet(data, secrets) : nil)
+                               responseSnippet: details == nil && message == nil ? snippet(data, secrets) : nil)
         }
         return (data, response)
     }

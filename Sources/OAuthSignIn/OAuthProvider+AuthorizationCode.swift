@@ -63,8 +63,12 @@ extension OAuthProvider {
     /// Checks the callback's `state`, reads its `error` or `code`, exchanges the code with the
     /// verifier and checks the ID token.
     func completeAuthorization(callbackURL: URL, request: AuthorizationRequest) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
-        let items = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        // The query is form-encoded (RFC 6749 §4.1.2): `+` is a space, as in
+        // `error_description=The+resource+owner+denied+the+request`.
+        let items = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems ?? []
+        func value(_ name: String) -> String? {
+            items.first { $0.name == name }?.value.map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? $0 }
+        }
         // The state first: an answer that is not to this request is not believed, error or code.
         guard let state = value("state"), state == request.state else {
             throw SignInError.stateMismatch.with(detail: value("state") == nil

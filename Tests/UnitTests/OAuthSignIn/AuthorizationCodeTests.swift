@@ -107,6 +107,22 @@ struct AuthorizationCodeTests {
         #expect(try await store.load() == nil)
     }
 
+    @Test("a denial's error_description is read form-encoded: `+` is a space, `%2B` a plus")
+    func denialFormEncoded() async throws {
+        let fake = try FakeOIDCServer()
+        let provider = try await fake.provider()
+        let request = try provider.authorizationRequest(redirectURI: redirect, scopes: ["openid"])
+        let state = FakeOIDCServer.query(of: request.url)["state"] ?? ""
+        let callback = URL(string: redirect.absoluteString + "?error=access_denied&error_description="
+            + "The+resource+owner+or+authorization+server+denied+the+request%2C+1%2B1&state=\(state)")!
+        let error = try await #require(throws: SignInError.self) {
+            try await makeSession(fake, provider).signIn(with: .callback(callback, for: request, provider))
+        }
+        #expect(error == .accessDenied)
+        #expect(error.errorDescription?.contains("The resource owner or authorization server denied the request, 1+1") == true,
+                "\(error.errorDescription ?? "")")
+    }
+
     @Test("another authorization error keeps the server's RFC 6749 §4.1.2.1 code; a callback with neither code nor error is refused")
     func otherErrors() async throws {
         let fake = try FakeOIDCServer()

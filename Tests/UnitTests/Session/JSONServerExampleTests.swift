@@ -168,6 +168,19 @@ struct JSONServerExampleTests {
         #expect(error?.description == #"GET /api/profile/ failed: HTTP 401 token_not_valid "Given token not valid for any token type""#)
     }
 
+    @Test("Django REST framework's stock {detail} alone (a wrong password) is the error's message, with no code and no snippet")
+    func djangoRESTFrameworkDetailOnly() async throws {
+        let body = #"{"detail":"No active account found with the given credentials"}"#
+        let server = try Server(baseURL: "https://api.example.com", transport: TestTransport(always: .json(401, body)))
+        let error = await #expect(throws: NetworkError.self) {
+            let _: Profile = try await server.send(ProfileEndpoint(), accessToken: AccessToken("access-token-1"))
+        }
+        #expect(error?.serverErrorCode == nil)
+        #expect(error?.serverMessage == "No active account found with the given credentials")
+        #expect(error?.responseSnippet == nil)
+        #expect(error?.description == #"GET /api/profile/ failed: HTTP 401 "No active account found with the given credentials""#)
+    }
+
     @Test("a detail without a code is not claimed; the other formats still come first", arguments: [
         (#"{"detail":"Not found."}"#, [String: String](), nil as String?),
         (#"{"detail":"d","code":"c","error":{"code":"app_code","message":"m"}}"#, [:], "app_code"),
