@@ -167,7 +167,9 @@ struct RefreshRetryTests {
         let service = try makeService(sleep: { _ in
             await asleep.open()
             do {
-                try await Task.sleep(for: .milliseconds(300))
+                // Long enough that only the cancellation ends it, however loaded the machine
+                // (at 300 ms it sometimes ran out first under load 12).
+                try await Task.sleep(for: .seconds(30))
             } catch {
                 wakeCancelled.withLock { $0 = true }
                 throw error
