@@ -13,7 +13,11 @@ public import Foundation
 ///     codeChallengeMethodsSupported: ["S256"])
 /// let provider = OAuthProvider(metadata: metadata, clientID: "cli")
 /// ```
-public struct AuthorizationServerMetadata: Sendable, Hashable {
+///
+/// It is `Codable`, so a front end can keep what it discovered (beside its session, say) and
+/// work without the server's discovery document until it is stale: every request made from it
+/// is checked as a discovered one is (plain http only on loopback, a port within 1–65535).
+public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
     /// `issuer`: the server's identifier, which its ID tokens carry in `iss`.
     public var issuer: URL
     /// `authorization_endpoint`, for the browser flow.
@@ -24,7 +28,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     public var deviceAuthorizationEndpoint: URL?
     /// `revocation_endpoint` (RFC 7009), for sign-out.
     public var revocationEndpoint: URL?
-    /// `userinfo_endpoint` (OpenID Connect), for ``OAuthProvider/userInfo(accessToken:)``.
+    /// `userinfo_endpoint` (OpenID Connect), for ``OAuthProvider/userInfo(accessToken:subject:)`` and ``SessionEngine/SessionService/userInfo(from:)``.
     public var userinfoEndpoint: URL?
     /// `end_session_endpoint` (OpenID Connect RP-Initiated Logout).
     public var endSessionEndpoint: URL?
