@@ -26,6 +26,12 @@ public import FoundationNetworking
 ///   that sends a byte now and then cannot keep it waiting longer (`.timedOut`, whose
 ///   underlying error is a ``RequestDeadlineExceeded``).
 ///
+/// **Authentication challenges.** A 401 is returned as it came, with its body, whatever its
+/// `WWW-Authenticate` (Basic, Digest, Bearer). On Linux, FoundationNetworking of Swift 6.3.1
+/// and earlier never ends a request answered by a 401 with a Basic challenge (the answer
+/// RFC 6749 §5.2 gives a bad client secret) unless a delegate answers the challenge: the
+/// transport's delegate answers it with the 401, at once.
+///
 /// Absurd settings are bounded rather than trusted (``TransportLimits``): a timeout is kept
 /// within a millisecond and a day, a negative size limit becomes 0.
 ///
@@ -34,7 +40,9 @@ public import FoundationNetworking
 /// redirects only, so your session's delegate still gets everything else), but `URLSession`
 /// hands a body to the session's own delegate only, so the size limit is checked once the
 /// whole body has arrived: it is refused all the same, but the memory it took is bounded by
-/// the deadline alone. To customise the session and keep memory bounded, pass its
+/// the deadline alone. For the same reason, on Linux, a 401 with a Basic challenge that your
+/// session's delegate does not answer with a credential comes back at once but without its
+/// body. To customise the session and keep memory bounded (and a 401's body), pass its
 /// configuration to ``init(configuration:timeout:maximumResponseBytes:)`` instead.
 ///
 /// ```swift
