@@ -32,6 +32,13 @@ public import FoundationNetworking
 /// RFC 6749 §5.2 gives a bad client secret) unless a delegate answers the challenge: the
 /// transport's delegate answers it with the 401, at once.
 ///
+/// **A waiting request spins on Linux.** While a request on a new connection waits for its
+/// answer (a slow or silent server, a trickling body), FoundationNetworking uses most of a
+/// core until the answer ends; a request on a connection kept alive from an earlier one does
+/// not. Nothing in the session's API or the transport reaches the cause, so on Linux servers
+/// prefer the AsyncHTTPClient transport (<doc:GettingStarted#Choose-a-transport-on-Linux-servers>
+/// has the measurements).
+///
 /// Absurd settings are bounded rather than trusted (``TransportLimits``): a timeout is kept
 /// within a millisecond and a day, a negative size limit becomes 0.
 ///
