@@ -101,6 +101,46 @@ extension TransportConformance {
         #expect(error?.authenticateChallenge?.hasPrefix("Bearer") == true)
     }
 
+    /// A 401 comes back at once with its body and challenge, whatever the challenge: Basic
+    /// (how RFC 6749 §5.2 tells a token endpoint to refuse a client secret), Digest, Bearer,
+    /// several at once. The transport answers no challenge itself, so the 401 is the answer,
+    /// well before the 6-second deadline; through `Server.send` it is the server's
+    /// `invalid_client`, not a transient timeout. (FoundationNetworking held a Basic one
+    /// until the deadline.)
+    public func unauthorizedWithAnyChallengeIsReturnedAtOnce() async throws {
+        let challenges = [#"Basic realm="x""#, #"basic realm="token endpoint", charset="UTF-8""#,
+                          #"Digest realm="x", nonce="bm9uY2U", qop="auth""#, #"Bearer error="invalid_token""#,
+                          #"Bearer realm="api", error="invalid_token""#, #"Bearer realm="api", Basic realm="x""#]
+        let body = #"{"error":"invalid_client","error_description":"client authentication failed"}"#
+        let http = try LoopbackHTTPServer { request in
+            let index = request.target.hasPrefix("/challenge/") ? Int(request.target.dropFirst(11)) ?? 0 : 0
+            return .json(401, body, headers: ["WWW-Authenticate": challenges[index]])
+        }
+        defer { http.stop() }
+        let transport = transport(timeout: 6)
+        let clientAuthentication = "Basic " + Data("client:\(Self.shortSecret)".utf8).base64EncodedString()
+        for (index, challenge) in challenges.enumerated() {
+            let started = ContinuousClock.now
+            do {
+                let (data, response) = try await transport.send(request(
+                    .post, http.baseURL, "/challenge/\(index)",
+                    headers: ["Authorization": clientAuthentication, "Content-Type": "application/x-www-form-urlencoded"],
+                    body: Data("grant_type=client_credentials".utf8)))
+                let waited = ContinuousClock.now - started
+                #expect(response.statusCode == 401, "\(challenge)")
+                #expect(String(decoding: data, as: UTF8.self) == body, "\(challenge)")
+                #expect(response.value(forHeaderField: "www-authenticate") == challenge)
+                #expect(waited < .seconds(3), "\(challenge): answered after \(waited)")
+            } catch {
+                Issue.record("\(challenge): threw \(error) after \(ContinuousClock.now - started)")
+            }
+        }
+        let error = await networkError(sending: .remove(id: 4), through: try server(http, timeout: 6))
+        #expect(error?.statusCode == 401, "\(String(describing: error))")
+        #expect(error?.serverErrorCode == "invalid_client")
+        #expect(error?.isTransient == false)
+    }
+
     /// A redirect is followed (as `URLSession` follows it) and the final answer returned.
     public func redirectsAreFollowed() async throws {
         let http = try LoopbackHTTPServer { request in

@@ -26,6 +26,19 @@ public import FoundationNetworking
 ///   that sends a byte now and then cannot keep it waiting longer (`.timedOut`, whose
 ///   underlying error is a ``RequestDeadlineExceeded``).
 ///
+/// **Authentication challenges.** A 401 is returned as it came, with its body, whatever its
+/// `WWW-Authenticate` (Basic, Digest, Bearer). On Linux, FoundationNetworking of Swift 6.3.1
+/// and earlier never ends a request answered by a 401 with a Basic challenge (the answer
+/// RFC 6749 §5.2 gives a bad client secret) unless a delegate answers the challenge: the
+/// transport's delegate answers it with the 401, at once.
+///
+/// **A waiting request spins on Linux.** While a request on a new connection waits for its
+/// answer (a slow or silent server, a trickling body), FoundationNetworking uses most of a
+/// core until the answer ends; a request on a connection kept alive from an earlier one does
+/// not. Nothing in the session's API or the transport reaches the cause, so on Linux servers
+/// prefer the AsyncHTTPClient transport (<doc:GettingStarted#Choose-a-transport-on-Linux-servers>
+/// has the measurements).
+///
 /// Absurd settings are bounded rather than trusted (``TransportLimits``): a timeout is kept
 /// within a millisecond and a day, a negative size limit becomes 0.
 ///
@@ -34,7 +47,9 @@ public import FoundationNetworking
 /// redirects only, so your session's delegate still gets everything else), but `URLSession`
 /// hands a body to the session's own delegate only, so the size limit is checked once the
 /// whole body has arrived: it is refused all the same, but the memory it took is bounded by
-/// the deadline alone. To customise the session and keep memory bounded, pass its
+/// the deadline alone. For the same reason, on Linux, a 401 with a Basic challenge that your
+/// session's delegate does not answer with a credential comes back at once but without its
+/// body. To customise the session and keep memory bounded (and a 401's body), pass its
 /// configuration to ``init(configuration:timeout:maximumResponseBytes:)`` instead.
 ///
 /// ```swift

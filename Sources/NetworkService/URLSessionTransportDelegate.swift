@@ -42,6 +42,25 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         exchange(of: dataTask)?.receive(data)
     }
 
+    #if canImport(FoundationNetworking)
+    /// A 401 with a Basic challenge (`WWW-Authenticate: Basic realm="…"`, the answer RFC 6749
+    /// §5.2 gives a bad client secret): the transport sends no credential of its own, so the
+    /// 401 is the answer. Its head and body have already come through the other callbacks;
+    /// the exchange completes with them, and the challenge is cancelled to end the task (the
+    /// cancellation it then reports is dropped, the outcome being decided).
+    ///
+    /// Without this, FoundationNetworking answers `.performDefaultHandling` without a
+    /// credential and never ends the task (swift-corelibs-foundation before #5457, Swift 6.3.1
+    /// included): the request waited out its deadline and failed as a timeout. Answered from
+    /// another thread: FoundationNetworking acts on the answer with a synchronous call to its
+    /// work queue, where this runs (``InlineOperationQueue``).
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        exchange(of: task)?.complete(response: challenge.failureResponse ?? task.response, error: nil)
+        DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
+    }
+    #endif
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
         exchange?.complete(response: task.response, error: error)

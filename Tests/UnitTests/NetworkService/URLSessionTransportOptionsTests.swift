@@ -38,6 +38,44 @@ struct URLSessionTransportOptionsTests {
     @Test("over a session of yours, cancelling the task cancels the request")
     func callersSessionCancellation() async throws { try await callers.cancellingTheTaskCancelsTheRequest() }
 
+    @Test("over a session of yours, a 401 with a Basic challenge comes back at once with its challenge (on Linux without its body)")
+    func callersSessionUnauthorized() async throws {
+        let body = #"{"error":"invalid_client"}"#
+        let http = try LoopbackHTTPServer { _ in .json(401, body, headers: ["WWW-Authenticate": #"Basic realm="x""#]) }
+        defer { http.stop() }
+        let transport = URLSessionTransport(session: Self.callersSession, timeout: 6)
+        let started = ContinuousClock.now
+        let (data, response) = try await transport.send(HTTPRequest(method: .post, url: try #require(URL(string: http.baseURL + "/token")),
+                                                                    body: Data("grant_type=client_credentials".utf8)))
+        let waited = ContinuousClock.now - started
+        #expect(response.statusCode == 401)
+        #expect(response.value(forHeaderField: "www-authenticate") == #"Basic realm="x""#)
+        #if canImport(FoundationNetworking)
+        #expect(data.isEmpty || data == Data(body.utf8))
+        #else
+        #expect(data == Data(body.utf8))
+        #endif
+        #expect(waited < .seconds(3), "answered after \(waited)")
+    }
+
+    @Test("over a session of yours, its delegate still answers a Basic challenge: the credential it gives is sent")
+    func callersDelegateAnswersChallenges() async throws {
+        let http = try LoopbackHTTPServer { request in
+            request.header("Authorization") == "Basic dXNlcjpwYXNz"   // user:pass
+                ? .json(200, #"{"ok":true}"#) : .json(401, "{}", headers: ["WWW-Authenticate": #"Basic realm="x""#])
+        }
+        defer { http.stop() }
+        let session = URLSession(configuration: .ephemeral, delegate: BasicCredentialDelegate(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let (_, response) = try await URLSessionTransport(session: session, timeout: 6)
+            .send(HTTPRequest(method: .get, url: try #require(URL(string: http.baseURL + "/v1/basic"))))
+        #expect(response.statusCode == 200)
+        #expect(http.requests.map { $0.header("Authorization") } == [nil, "Basic dXNlcjpwYXNz"])
+    }
+
+    @Test("over a session made from your configuration, a 401 comes back at once with its body, whatever its challenge")
+    func configuredSessionUnauthorized() async throws { try await configured.unauthorizedWithAnyChallengeIsReturnedAtOnce() }
+
     @Test("over a session made from your configuration, an endless body is refused and no longer read")
     func configuredSessionLimit() async throws { try await configured.endlessBodyIsRefusedPastTheLimit() }
 
@@ -90,5 +128,16 @@ struct URLSessionTransportOptionsTests {
         let (_, configured) = try await URLSessionTransport(configuration: configuration).send(request)
         #expect(configured.statusCode == 204)
         #expect(configuration.timeoutIntervalForRequest == 1e18, "the caller's configuration is left as it was")
+    }
+}
+
+/// A session delegate that answers a first Basic challenge with `user` and `pass`, and any
+/// other with default handling.
+private final class BasicCredentialDelegate: NSObject, URLSessionTaskDelegate {
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodHTTPBasic,
+              challenge.previousFailureCount == 0 else { return completionHandler(.performDefaultHandling, nil) }
+        completionHandler(.useCredential, URLCredential(user: "user", password: "pass", persistence: .none))
     }
 }

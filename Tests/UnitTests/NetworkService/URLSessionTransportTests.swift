@@ -30,6 +30,9 @@ struct URLSessionTransportTests {
     @Test("a 401 with a Bearer challenge is an authentication failure with its code")
     func unauthorized() async throws { try await conformance.unauthorizedIsAnAuthenticationFailure() }
 
+    @Test("a 401 comes back at once with its body, whether it challenges Basic, Digest or Bearer")
+    func unauthorizedWithAnyChallenge() async throws { try await conformance.unauthorizedWithAnyChallengeIsReturnedAtOnce() }
+
     @Test("a redirect is followed to the final answer")
     func redirect() async throws { try await conformance.redirectsAreFollowed() }
 
