@@ -125,7 +125,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-            // CLISupport's own logic without a server.
+        // app-oauth's own logic without a server (the store bound to its profile).
+        .testTarget(
+            name: "AppOAuthTests",
+            dependencies: [
+                "app-oauth",
+                .product(name: "OAuthSignIn", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // CLISupport's own logic without a server.
         .testTarget(
             name: "CLISupportTests",
             dependencies: [

@@ -1,4 +1,4 @@
-import TokenStore
+public import TokenStore
 
 /// What the programs say and do about a store that holds something they cannot read: a damaged,
 /// truncated or foreign file or row, one of another format version, or one that does not decrypt.
@@ -10,16 +10,16 @@ import TokenStore
 /// or wrong key file from a modified file, and moving a good file aside after a typo would cost
 /// the session in it. Sign-out cannot read the session in such a store, so it cannot end it at
 /// the server: it leaves the store as it is and says so.
-enum UnreadableStore {
+public enum UnreadableStore {
     /// The kinds a sign-in moves aside by itself: the stored bytes are bad whatever the key.
-    static let damageKinds: Set<TokenStoreError.Kind> = [.unreadable, .unsupportedFormatVersion]
+    public static let damageKinds: Set<TokenStoreError.Kind> = [.unreadable, .unsupportedFormatVersion]
 
     /// Every kind that means the stored bytes cannot be read with this key.
-    static let unreadableKinds: Set<TokenStoreError.Kind> = damageKinds.union([.decryptionFailed])
+    public static let unreadableKinds: Set<TokenStoreError.Kind> = damageKinds.union([.decryptionFailed])
 
     /// Whether a sign-in may move the store of `error` aside: damaged, or, with `--move-aside`,
     /// not decrypting.
-    static func signInMovesAside(_ error: TokenStoreError, includingUndecryptable: Bool) -> Bool {
+    public static func signInMovesAside(_ error: TokenStoreError, includingUndecryptable: Bool) -> Bool {
         damageKinds.contains(error.kind) || (includingUndecryptable && error.kind == .decryptionFailed)
     }
 
@@ -34,7 +34,7 @@ enum UnreadableStore {
     }
 
     /// The hint for a command that met `error` (one of ``unreadableKinds``).
-    static func hint(_ error: TokenStoreError) -> String {
+    public static func hint(_ error: TokenStoreError) -> String {
         let thing = thing(error)
         if error.kind == .decryptionFailed {
             return "check the passphrase or key file (APP_STORE_PASSPHRASE, --key-file); if they are right, the \(thing) was modified"
@@ -45,7 +45,7 @@ enum UnreadableStore {
     }
 
     /// What sign-out says when it cannot read the session it should end.
-    static func signOutFailure(_ error: TokenStoreError) -> CLIError {
+    public static func signOutFailure(_ error: TokenStoreError) -> CLIError {
         let thing = thing(error)
         return .store(
             "\(error)\n  not signed out: the session in the \(thing) could not be read, so the server was not told; the \(thing) is left as it is",

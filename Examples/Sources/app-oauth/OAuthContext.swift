@@ -15,6 +15,8 @@ struct OAuthContext: Sendable {
     let transport: CommandTransport
     /// Where the profile lives: beside the store file, or per account for the postgres store.
     let profileURL: URL
+    /// The stores bound to the profile that this command's sessions use (see ``session(_:provider:)``).
+    private let boundStores = LockedValue<[ProfileBoundStore]>([])
 
     /// Opens the store the options name (encrypted unless told otherwise, its own default
     /// file, not the one of app-member) and the transport.
@@ -47,13 +49,27 @@ struct OAuthContext: Sendable {
     }
 
     /// The profile `sign-in` saved.
-    /// - Throws: ``ExitStatus/notSignedIn`` when there is none.
-    func profile() throws(CLIError) -> OAuthProfile {
+    /// - Throws: ``ExitStatus/notSignedIn`` when there is none (saying so when the store holds
+    ///   a session all the same, which only a version before the profile and the session were
+    ///   written as one could leave).
+    func profile() async throws -> OAuthProfile {
         guard let profile = try OAuthProfile.load(profileURL) else {
+            if try await store.store.load() != nil {
+                throw CLIError(.notSignedIn, "the store holds a session, but no sign-in profile names its server (\(profileURL.path) is missing)",
+                               hint: "run app-oauth sign-out (it clears the session here) and app-oauth sign-in again")
+            }
             throw CLIError(.notSignedIn, "not signed in (no sign-in profile at \(profileURL.path))",
                            hint: "run app-oauth sign-in --issuer URL --client-id ID (same --store and --store-path)")
         }
         return profile
+    }
+
+    /// The store bound to the profile beside it, for `role` (see ``ProfileBoundStore``); the
+    /// runner asks it afterwards whether another sign-in replaced the session meanwhile.
+    func boundStore(_ role: ProfileBoundStore.Role) -> ProfileBoundStore {
+        let bound = ProfileBoundStore(store.store, profileURL: profileURL, role: role)
+        boundStores.withLock { $0.append(bound) }
+        return bound
     }
 
     /// Discovers the profile's provider (with the client secret from its file).
@@ -62,13 +78,26 @@ struct OAuthContext: Sendable {
                                          clientSecret: try profile.clientSecret(), transport: transport.transport)
     }
 
-    /// The session over the store, configured for the profile's flow.
-    func session(_ profile: OAuthProfile, provider: OAuthProvider) throws -> SessionService {
+    /// The session of `profile` over the store, configured for the profile's flow. Its store
+    /// is bound to the profile (``ProfileBoundStore``): `tokenStore` when given (a sign-in's),
+    /// else one that reads the tokens only while `profile` is still the one beside them.
+    func session(_ profile: OAuthProfile, provider: OAuthProvider, tokenStore: (any TokenStore)? = nil) throws -> SessionService {
         let server = try Server(baseURL: profile.issuer.absoluteString, transport: transport.transport)
         let configuration: SessionService.Configuration = profile.mode == .clientCredentials
             ? .clientCredentials(provider, scopes: profile.scopes) : .oauth2(provider)
-        return SessionService(server: server, tokenStore: store.store, configuration: configuration)
+        return SessionService(server: server, tokenStore: tokenStore ?? boundStore(.using(.profile(profile.identity))),
+                              configuration: configuration)
     }
+
+    /// Whether another sign-in replaced the session while this command ran (one of its bound
+    /// stores found the tokens under another profile).
+    var sessionWasReplaced: Bool {
+        boundStores.withLock { $0.contains { $0.replaced } }
+    }
+
+    /// What a command says when another `sign-in` replaced the session it had started with.
+    static let replacedError = CLIError(.notSignedIn, "another app-oauth sign-in replaced the session while this command ran",
+                                        hint: "run the command again: it then uses the new session")
 
     /// Releases the store and the transport.
     func close() async {
@@ -86,6 +115,7 @@ struct OAuthContext: Sendable {
                 try await body(context)
             } catch {
                 await context.close()
+                if context.sessionWasReplaced { throw Self.replacedError }
                 throw error
             }
             await context.close()

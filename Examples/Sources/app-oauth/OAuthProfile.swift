@@ -5,7 +5,11 @@ import OAuthSignIn
 /// What `sign-in` remembers beside the store for the other commands: the issuer, the
 /// client, the flow, the scopes, where the client secret is read from (its path, never the
 /// secret) and the ID token's claims (for `whoami` when the server has no userinfo).
-struct OAuthProfile: Codable, Sendable {
+///
+/// The profile and the session in the store are one unit: ``ProfileBoundStore`` writes the
+/// profile before the tokens and removes it after them, both inside the store's exclusive
+/// section, so the store never holds tokens without the profile they were issued under.
+struct OAuthProfile: Codable, Sendable, Equatable {
     /// How the session was started.
     enum Mode: String, Codable, Sendable {
         case browser, device
@@ -20,6 +24,38 @@ struct OAuthProfile: Codable, Sendable {
     var clientSecretFile: String?
     /// The ID token's claims at sign-in, if there was one.
     var idTokenClaims: [String: JSONValue]?
+    /// A new random id for every sign-in: what tells this sign-in's profile from the one of a
+    /// later sign-in with the same issuer and client. `nil` in profiles written before it existed.
+    var sessionID: String?
+
+    /// Creates a profile for a new sign-in (with a new ``sessionID``).
+    init(issuer: URL, clientID: String, mode: Mode, scopes: [String], clientSecretFile: String?,
+         idTokenClaims: [String: JSONValue]? = nil, sessionID: String? = UUID().uuidString) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.mode = mode
+        self.scopes = scopes
+        self.clientSecretFile = clientSecretFile
+        self.idTokenClaims = idTokenClaims
+        self.sessionID = sessionID
+    }
+
+    /// Everything that names the session the profile belongs to: all but the ID token's
+    /// claims, which a sign-in adds once the tokens are stored.
+    struct Identity: Equatable, Sendable {
+        let sessionID: String?
+        let issuer: URL
+        let clientID: String
+        let mode: Mode
+        let scopes: [String]
+        let clientSecretFile: String?
+    }
+
+    /// The profile's ``Identity``.
+    var identity: Identity {
+        Identity(sessionID: sessionID, issuer: issuer, clientID: clientID, mode: mode, scopes: scopes,
+                 clientSecretFile: clientSecretFile)
+    }
 
     /// The client secret, read from ``clientSecretFile``.
     func clientSecret() throws(CLIError) -> String? {
@@ -52,7 +88,8 @@ struct OAuthProfile: Codable, Sendable {
         }
     }
 
-    /// Writes the profile to `url` (mode 0600).
+    /// Writes the profile to `url` (mode 0600), atomically: a reader sees the old file or the
+    /// new one, never a part.
     func save(_ url: URL) throws(CLIError) {
         do {
             let encoder = JSONEncoder()

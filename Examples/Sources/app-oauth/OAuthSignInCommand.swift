@@ -65,12 +65,18 @@ struct OAuthSignInCommand: AsyncParsableCommand {
             guard let issuerURL = URL(string: issuer) else { throw CLIError(.usage, "--issuer is not a URL: \(issuer)") }
             let secretFile = clientSecretFile.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).path }
             var profile = OAuthProfile(issuer: issuerURL, clientID: clientID, mode: mode, scopes: resolvedScopes,
-                                       clientSecretFile: secretFile, idTokenClaims: nil)
+                                       clientSecretFile: secretFile)
             let provider = try await context.provider(profile)
-            let session = try context.session(profile, provider: provider)
+            // The profile is written with the tokens, inside the store's exclusive section,
+            // just before them (ProfileBoundStore): never tokens without their profile.
+            let bound = context.boundStore(.signingIn(profile))
+            let session = try context.session(profile, provider: provider, tokenStore: bound)
             let result = try await session.signIn(with: signInFlow(provider))
-            profile.idTokenClaims = result.idToken?.claims
-            try profile.save(context.profileURL)
+            if let claims = result.idToken?.claims {
+                // Known only now: added to the profile unless another sign-in replaced it meanwhile.
+                profile.idTokenClaims = claims
+                try await bound.update(profile)
+            }
             try context.output.result(Outcome(signedIn: true, accountID: result.accountID, flow: flow.rawValue,
                                               issuer: issuer, scope: result.scope)) {
                 "signed in as \(result.accountID) at \(issuer)"

@@ -15,7 +15,7 @@ struct OAuthTokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await OAuthContext.run(global) { context in
-            let profile = try context.profile()
+            let profile = try await context.profile()
             let provider = try await context.provider(profile)
             let session = try context.session(profile, provider: provider)
             let token = try await session.request { _, token in token }

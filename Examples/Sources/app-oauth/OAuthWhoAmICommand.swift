@@ -22,7 +22,7 @@ struct OAuthWhoAmICommand: AsyncParsableCommand {
 
     func run() async throws {
         try await OAuthContext.run(global) { context in
-            let profile = try context.profile()
+            let profile = try await context.profile()
             let provider = try await context.provider(profile)
             let session = try context.session(profile, provider: provider)
             guard let accountID = try await session.signedInAccountID() else {
