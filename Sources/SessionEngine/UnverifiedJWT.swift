@@ -23,8 +23,12 @@ struct UnverifiedJWT: Sendable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Self.base64URLDecode(parts[1]),
               let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return nil }
+        // A NumericDate past year 4001 (`Date.distantFuture`: `exp` 1e19, say) is no time a
+        // server means: taken as absent, like one that is not a positive number, so no
+        // expiry computed from it can overflow anything that counts seconds.
         func date(_ key: String) -> Date? {
-            guard let seconds = (object[key] as? NSNumber)?.doubleValue, seconds.isFinite, seconds > 0 else { return nil }
+            guard let seconds = (object[key] as? NSNumber)?.doubleValue, seconds.isFinite, seconds > 0,
+                  seconds <= Self.latestTime else { return nil }
             return Date(timeIntervalSince1970: seconds)
         }
         expiresAt = date("exp")
@@ -50,6 +54,10 @@ struct UnverifiedJWT: Sendable {
         guard wholeSeconds else { return stated }
         return max(stated - 1, stated / 2)
     }
+
+    /// The latest `exp` or `iat` taken as a time: `Date.distantFuture` (the year 4001), in
+    /// seconds since 1970.
+    static let latestTime = Date.distantFuture.timeIntervalSince1970
 
     private static func base64URLDecode(_ text: Substring) -> Data? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

@@ -17,13 +17,24 @@ public struct Credentials: Sendable, Equatable, Codable {
     /// The one-use token that obtains the next access token.
     public var refreshToken: String
     /// When the access token stops working, if the server said so.
-    public var accessTokenExpiresAt: Date?
+    ///
+    /// Always between `Date.distantPast` and `Date.distantFuture` (years 0001 and 4001), or
+    /// `nil`: a later or earlier date (a JWT whose `exp` is 1e19, a damaged store's 1e300) is
+    /// clamped to the nearer bound, and a date that is not a number (NaN) is taken as unknown,
+    /// whether it comes from the initializer, an assignment or a decoded store. Code that counts
+    /// seconds to it (`Int(date.timeIntervalSinceNow)`) can then never overflow.
+    public var accessTokenExpiresAt: Date? {
+        didSet { if accessTokenExpiresAt != Self.bounded(accessTokenExpiresAt) { accessTokenExpiresAt = Self.bounded(accessTokenExpiresAt) } }
+    }
     /// The account the session belongs to (the app's member id, an OAuth username, a JWT's `sub`).
     /// Stored under the key `memberID`, so stores written before the rename read the same.
     public var accountID: String
     /// When the access token was received, if known; with ``accessTokenExpiresAt`` it gives
-    /// the token's lifetime, which the session engine uses to fit its refresh margin.
-    public var accessTokenIssuedAt: Date?
+    /// the token's lifetime, which the session engine uses to fit its refresh margin. Bounded
+    /// as ``accessTokenExpiresAt`` is.
+    public var accessTokenIssuedAt: Date? {
+        didSet { if accessTokenIssuedAt != Self.bounded(accessTokenIssuedAt) { accessTokenIssuedAt = Self.bounded(accessTokenIssuedAt) } }
+    }
 
     /// The account the session belongs to.
     @available(*, deprecated, renamed: "accountID")
@@ -37,9 +48,27 @@ public struct Credentials: Sendable, Equatable, Codable {
                 accessTokenIssuedAt: Date? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
-        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.accessTokenExpiresAt = Self.bounded(accessTokenExpiresAt)
         self.accountID = accountID
-        self.accessTokenIssuedAt = accessTokenIssuedAt
+        self.accessTokenIssuedAt = Self.bounded(accessTokenIssuedAt)
+    }
+
+    /// Reads credentials a store wrote, the expiry and issue dates bounded (see
+    /// ``accessTokenExpiresAt``): a damaged or hostile store's absurd date is clamped, never
+    /// carried into arithmetic that would trap.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(accessToken: try container.decode(String.self, forKey: .accessToken),
+                  refreshToken: try container.decode(String.self, forKey: .refreshToken),
+                  accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
+                  accountID: try container.decode(String.self, forKey: .accountID),
+                  accessTokenIssuedAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenIssuedAt))
+    }
+
+    /// `date` clamped to `Date.distantPast ... Date.distantFuture`; `nil` for NaN (or `nil`).
+    static func bounded(_ date: Date?) -> Date? {
+        guard let date, !date.timeIntervalSinceReferenceDate.isNaN else { return nil }
+        return min(max(date, .distantPast), .distantFuture)
     }
 
     /// Creates credentials from the values a sign-in or refresh returned.

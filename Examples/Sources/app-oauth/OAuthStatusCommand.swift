@@ -40,12 +40,26 @@ struct OAuthStatusCommand: AsyncParsableCommand {
                     if !profile.scopes.isEmpty { lines.append("  scopes: \(profile.scopes.joined(separator: " "))") }
                 }
                 if let expiry = credentials.accessTokenExpiresAt {
-                    let seconds = Int(expiry.timeIntervalSinceNow.rounded())
-                    lines.append(seconds > 0 ? "  access token: good for \(seconds) s more" : "  access token: expired (the next command renews it)")
+                    lines.append(Self.expiryLine(expiry))
                 }
                 return lines.joined(separator: "\n")
             }
             if credentials == nil { throw CLIError(.notSignedIn, "not signed in") }
         }
+    }
+
+    /// Whole seconds from `now` to `date`, bounded to ±10^12 (about 31,700 years) so that no
+    /// date, however absurd (the store bounds its dates, but this does not rely on it),
+    /// converts out of `Int`'s range; `nil` for a date that is not a number.
+    static func wholeSeconds(until date: Date, from now: Date = Date()) -> Int? {
+        let seconds = date.timeIntervalSince(now)
+        guard !seconds.isNaN else { return nil }
+        return Int(min(max(seconds, -1e12), 1e12).rounded())
+    }
+
+    /// The status line for an access token that expires at `expiry`.
+    static func expiryLine(_ expiry: Date, now: Date = Date()) -> String {
+        guard let seconds = wholeSeconds(until: expiry, from: now) else { return "  access token: expiry unknown" }
+        return seconds > 0 ? "  access token: good for \(seconds) s more" : "  access token: expired (the next command renews it)"
     }
 }
