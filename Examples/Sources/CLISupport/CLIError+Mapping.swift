@@ -5,7 +5,8 @@ import SessionEngine
 import TokenStore
 
 extension CLIError {
-    /// Sorts any error a command meets into its failure class.
+    /// Sorts any error a command meets into its failure class. The error's text is made safe
+    /// for a terminal (``TerminalText``): it may quote what a server said.
     public init(_ error: any Error) {
         switch error {
         case let error as CLIError:
@@ -17,11 +18,11 @@ extension CLIError {
         case let error as NetworkError:
             self = Self.from(error)
         case let error as InvalidServerURLError:
-            self = .usage("\(error)", hint: "pass --server http://HOST:PORT or set APP_SERVER_URL")
+            self = .usage(TerminalText.safe("\(error)"), hint: "pass --server http://HOST:PORT or set APP_SERVER_URL")
         case is CancellationError:
             self = CLIError(.unexpected, "cancelled")
         default:
-            self = CLIError(.unexpected, "\(error)")
+            self = CLIError(.unexpected, TerminalText.safe("\(error)"))
         }
     }
 
@@ -30,12 +31,12 @@ extension CLIError {
         case .notSignedIn:
             return CLIError(.notSignedIn, "not signed in", hint: "run sign-in first (same --store and --store-path, or --database-url and --account)")
         case .sessionEnded, .sessionChanged:
-            return CLIError(.notSignedIn, "\(error)", hint: "sign in again")
+            return CLIError(.notSignedIn, TerminalText.safe("\(error)"), hint: "sign in again")
         case .sessionEndedCredentialsNotRemoved:
-            return CLIError(.notSignedIn, "\(error)", hint: "sign in again once the token store is reachable")
+            return CLIError(.notSignedIn, TerminalText.safe("\(error)"), hint: "sign in again once the token store is reachable")
         default:
             // refreshFailed (transient) and refreshLimitExceeded: the server is the problem.
-            return CLIError(.server, "\(error)")
+            return CLIError(.server, TerminalText.safe("\(error)"))
         }
     }
 
@@ -50,26 +51,26 @@ extension CLIError {
         case .invalidConfiguration: PostgresStore.urlHint
         default: nil
         }
-        return .store("\(error)", hint: hint)
+        return .store(TerminalText.safe("\(error)"), hint: hint)
     }
 
     private static func from(_ error: NetworkError) -> CLIError {
         guard error.kind == .httpStatus, let status = error.statusCode else {
             let hint = error.kind == .transport ? "is the server running at the --server / APP_SERVER_URL address?" : nil
-            return CLIError(.server, "\(error)", hint: hint)
+            return CLIError(.server, TerminalText.safe("\(error)"), hint: hint)
         }
         switch status {
         case 401:
             let hint = error.serverErrorCode == .invalidCredentials ? nil : "sign in again"
-            return CLIError(.notSignedIn, "\(error)", hint: hint)
+            return CLIError(.notSignedIn, TerminalText.safe("\(error)"), hint: hint)
         case 403:
-            return CLIError(.forbidden, "\(error)")
+            return CLIError(.forbidden, TerminalText.safe("\(error)"))
         case 408, 429, 500...599:
-            return CLIError(.server, "\(error)")
+            return CLIError(.server, TerminalText.safe("\(error)"))
         case 400...499:
-            return CLIError(.rejected, "\(error)")
+            return CLIError(.rejected, TerminalText.safe("\(error)"))
         default:
-            return CLIError(.server, "\(error)")
+            return CLIError(.server, TerminalText.safe("\(error)"))
         }
     }
 }

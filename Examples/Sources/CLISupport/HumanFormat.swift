@@ -15,8 +15,10 @@ enum HumanDate {
     }
 }
 
+/// `text` (a server's: a post's or comment's content, a report's reason) on indented lines,
+/// safe for a terminal (its line breaks kept, every other control escaped).
 func indented(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n")
+    TerminalText.safe(text, keepingLineBreaks: true).split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n")
 }
 
 func plural(_ count: Int, _ word: String) -> String {
@@ -26,7 +28,7 @@ func plural(_ count: Int, _ word: String) -> String {
 extension Member: HumanReadable {
     public var humanText: String {
         """
-        \(nickname) \(email.map { "<\($0)>" } ?? "(anonymous)")
+        \(TerminalText.safe(nickname)) \(email.map { "<\(TerminalText.safe($0))>" } ?? "(anonymous)")
           role:   \(role)
           id:     \(id.uuidString.lowercased())
           joined: \(HumanDate.format(createdAt))
@@ -35,12 +37,13 @@ extension Member: HumanReadable {
 }
 
 extension Author {
-    var label: String { nickname }
+    /// The author's nickname, safe for a terminal.
+    var label: String { TerminalText.safe(nickname) }
 }
 
 extension Question: HumanReadable {
     public var humanText: String {
-        "#\(id) \(content)\n    \(plural(answerCount, "answer"))\(isAnswered ? ", answered by you" : ""), \(HumanDate.format(createdAt))"
+        "#\(id) \(TerminalText.safe(content))\n    \(plural(answerCount, "answer"))\(isAnswered ? ", answered by you" : ""), \(HumanDate.format(createdAt))"
     }
 }
 

@@ -29,25 +29,49 @@ public struct Output: Sendable {
         if verbose { Self.writeError("\(Program.name): \(message)") }
     }
 
-    /// JSON with sorted keys and RFC 3339 dates: the SDK's encoder, pretty-printed.
+    /// JSON with sorted keys and RFC 3339 dates: the SDK's encoder, pretty-printed. Strings
+    /// keep their values, but no control character appears raw: the encoder escapes C0, and DEL,
+    /// C1 and the bidirectional and separator characters (which it leaves raw) are written as
+    /// `\uXXXX` escapes here, so the JSON is safe on a terminal and parses to the same values.
     public static func encode<Value: Encodable>(_ value: Value) throws(CLIError) -> String {
         let encoder = JSONCoding.makeEncoder()
         encoder.outputFormatting.insert(.prettyPrinted)
+        let json: String
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            json = String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
             throw CLIError(.unexpected, "could not encode the result as JSON: \(error)")
         }
+        return escapingControls(inJSON: json)
     }
 
-    /// Writes a line to standard output.
+    /// `json` with every character ``TerminalText/safe(_:keepingLineBreaks:)`` escapes, other
+    /// than the layout's newlines, written as a JSON `\uXXXX` escape (valid only inside a
+    /// string, which is the only place JSON can hold such a character).
+    static func escapingControls(inJSON json: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if TerminalText.isEscaped(scalar, keepingLineBreaks: true) {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Writes a line to standard output, control characters escaped (line breaks kept): see
+    /// ``TerminalText``.
     public static func writeOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalText.safe(text, keepingLineBreaks: true) + "\n").utf8))
     }
 
-    /// Writes a line (or a prompt, without the newline) to standard error.
+    /// Writes a line (or a prompt, without the newline) to standard error, control characters
+    /// escaped (line breaks kept): see ``TerminalText``.
     public static func writeError(_ text: String, newline: Bool = true) {
-        FileHandle.standardError.write(Data((newline ? text + "\n" : text).utf8))
+        let safe = TerminalText.safe(text, keepingLineBreaks: true)
+        FileHandle.standardError.write(Data((newline ? safe + "\n" : safe).utf8))
     }
 }
 

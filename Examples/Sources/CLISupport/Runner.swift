@@ -90,7 +90,7 @@ enum AdminCheck {
     /// Throws ``ExitStatus/forbidden`` unless `member` is an admin.
     static func requireAdmin(_ member: Member) throws(CLIError) {
         guard member.role == .admin else {
-            throw CLIError(.forbidden, "\(member.nickname) is not an admin; \(Program.name) is for admins only",
+            throw CLIError(.forbidden, "\(TerminalText.safe(member.nickname)) is not an admin; \(Program.name) is for admins only",
                            hint: "sign in with an admin account: \(Program.name) sign-in --email ADMIN_EMAIL")
         }
     }

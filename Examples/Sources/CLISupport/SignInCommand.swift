@@ -53,7 +53,7 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
             } else {
                 member = try await context.service.signInAnonymously()
             }
-            Output.writeError("signed in as \(member.nickname)")
+            Output.writeError("signed in as \(TerminalText.safe(member.nickname))")
             try context.output.show(member)
         }
     }

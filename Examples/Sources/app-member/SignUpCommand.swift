@@ -20,7 +20,7 @@ struct SignUpCommand: AsyncParsableCommand {
             (email: try credentials.resolvedEmail(), password: try credentials.resolvedPassword(confirm: true))
         }) { context, login in
             let member = try await context.service.signUp(email: login.email, password: login.password, nickname: nickname)
-            Output.writeError("signed up and signed in as \(member.nickname)")
+            Output.writeError("signed up and signed in as \(TerminalText.safe(member.nickname))")
             try context.output.show(member)
         }
     }

@@ -10,7 +10,8 @@ extension CLIError {
             return
         }
         // The error's description names no code, verifier, state, token or secret.
-        let message = "sign-in failed: \(error.localizedDescription)"
+        // It may quote the server (its error_description): made safe for a terminal.
+        let message = "sign-in failed: \(TerminalText.safe(error.localizedDescription))"
         switch error.kind {
         case .discoveryDocumentMissing, .discoveryDocumentMalformed, .issuerMismatch, .pkceS256Unsupported, .flowUnavailable:
             self.init(.usage, message, hint: "check --issuer (discovery is at ISSUER/.well-known/openid-configuration), --client-id and the flow")

@@ -79,7 +79,7 @@ struct OAuthSignInCommand: AsyncParsableCommand {
             }
             try context.output.result(Outcome(signedIn: true, accountID: result.accountID, flow: flow.rawValue,
                                               issuer: issuer, scope: result.scope)) {
-                "signed in as \(result.accountID) at \(issuer)"
+                "signed in as \(TerminalText.safe(result.accountID)) at \(issuer)"
             }
         }
     }
@@ -101,14 +101,15 @@ struct OAuthSignInCommand: AsyncParsableCommand {
         switch flow {
         case .browser:
             return .browser(provider, scopes: resolvedScopes) { url in
-                Output.writeError("Open this URL in a browser to sign in:\n  \(url.absoluteString)")
+                Output.writeError("Open this URL in a browser to sign in:\n  \(TerminalText.safe(url.absoluteString))")
                 BrowserOpener.open(url)
             }
         case .device:
             return .device(provider, scopes: resolvedScopes) { authorization in
-                Output.writeError("To sign in, open \(authorization.verificationURI.absoluteString) on any device and enter the code \(authorization.userCode)")
+                // The server chose all three: shown with their control characters escaped.
+                Output.writeError("To sign in, open \(TerminalText.safe(authorization.verificationURI.absoluteString)) on any device and enter the code \(TerminalText.safe(authorization.userCode))")
                 if let complete = authorization.verificationURIComplete {
-                    Output.writeError("  (or open \(complete.absoluteString))")
+                    Output.writeError("  (or open \(TerminalText.safe(complete.absoluteString)))")
                 }
                 Output.writeError("Waiting for the sign-in to be approved...")
             }

@@ -100,7 +100,7 @@ struct OAuthSignOutCommand: AsyncParsableCommand {
     /// Why the server could not be told, in one line without secrets.
     static func describe(_ error: any Error) -> String {
         switch error {
-        case let error as SignInError: error.localizedDescription
+        case let error as SignInError: TerminalText.safe(error.localizedDescription)
         default: CLIError(error).message
         }
     }

@@ -33,7 +33,7 @@ struct OAuthStatusCommand: AsyncParsableCommand {
                                   accessTokenExpiresAt: credentials?.accessTokenExpiresAt)
             try context.output.result(outcome) {
                 guard let credentials else { return "not signed in" }
-                var lines = ["signed in as \(credentials.accountID)"]
+                var lines = ["signed in as \(TerminalText.safe(credentials.accountID))"]
                 if let profile {
                     lines.append("  issuer: \(profile.issuer.absoluteString)")
                     lines.append("  client: \(profile.clientID) (\(profile.mode.rawValue))")

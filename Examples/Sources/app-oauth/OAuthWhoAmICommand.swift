@@ -39,8 +39,10 @@ struct OAuthWhoAmICommand: AsyncParsableCommand {
             }
             try context.output.result(outcome) {
                 let name = outcome.claims["preferred_username"]?.string ?? outcome.claims["name"]?.string ?? outcome.claims["email"]?.string
-                let who = name.map { "\($0) (\(accountID))" } ?? accountID
-                return profile.mode == .clientCredentials ? "the client \(profile.clientID) itself (\(accountID))" : "\(who) at \(profile.issuer.absoluteString)"
+                // The server chose the name and the account id (userinfo, the ID token's `sub`).
+                let account = TerminalText.safe(accountID)
+                let who = name.map { "\(TerminalText.safe($0)) (\(account))" } ?? account
+                return profile.mode == .clientCredentials ? "the client \(TerminalText.safe(profile.clientID)) itself (\(account))" : "\(who) at \(profile.issuer.absoluteString)"
             }
         }
     }
