@@ -51,9 +51,7 @@ public struct CommandContext: Sendable {
             }
             if purpose == .startSession, let moveAside = opened.moveAside {
                 // A sign-in over an unreadable file or row moves it aside first, and says where.
-                store = MovingAsideTokenStore(store, moveAside: moveAside) { place in
-                    Output.writeError("\(Program.name): the store could not be read, so it was moved aside (kept, not deleted): \(place)")
-                }
+                store = MovingAsideTokenStore.sayingWhere(store, moveAside: moveAside)
             }
             var configuration = RepositoryService.Configuration.appAPI
             if output.verbose {

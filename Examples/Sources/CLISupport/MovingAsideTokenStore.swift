@@ -1,5 +1,4 @@
-import AppRepository
-import TokenStore
+public import TokenStore
 
 /// The store of a sign-in: before its first save, it moves an unreadable file or row aside
 /// through the store's own `moveAsideIfUnreadable()` (kept, never deleted) and says where it
@@ -9,7 +8,7 @@ import TokenStore
 /// It only runs once the server has accepted the sign-in (the save comes after), so a refused
 /// sign-in leaves the store as it was. Whether the store reaches this point with a file that
 /// does not decrypt is the runner's decision (``UnreadableStore``).
-final class MovingAsideTokenStore: TokenStore {
+public final class MovingAsideTokenStore: TokenStore {
     private let inner: any TokenStore
     private let moveAside: @Sendable () async throws(TokenStoreError) -> String?
     private let said: @Sendable (String) -> Void
@@ -18,7 +17,7 @@ final class MovingAsideTokenStore: TokenStore {
     ///   - inner: The store.
     ///   - moveAside: The store's `moveAsideIfUnreadable()`, giving where the data went.
     ///   - said: Told where it went, once it was moved.
-    init(
+    public init(
         _ inner: any TokenStore,
         moveAside: @escaping @Sendable () async throws(TokenStoreError) -> String?,
         said: @escaping @Sendable (String) -> Void
@@ -28,9 +27,19 @@ final class MovingAsideTokenStore: TokenStore {
         self.said = said
     }
 
-    func load() async throws(TokenStoreError) -> Credentials? { try await inner.load() }
+    /// A sign-in's store over `inner` that says on stderr where it moved an unreadable file or
+    /// row: the one message every program prints for it.
+    public static func sayingWhere(
+        _ inner: any TokenStore, moveAside: @escaping @Sendable () async throws(TokenStoreError) -> String?
+    ) -> MovingAsideTokenStore {
+        MovingAsideTokenStore(inner, moveAside: moveAside) { place in
+            Output.writeError("\(Program.name): the store could not be read, so it was moved aside (kept, not deleted): \(place)")
+        }
+    }
 
-    func save(_ credentials: Credentials) async throws(TokenStoreError) {
+    public func load() async throws(TokenStoreError) -> Credentials? { try await inner.load() }
+
+    public func save(_ credentials: Credentials) async throws(TokenStoreError) {
         // Inside the exclusive section when the SDK saves (a sign-in does): the move and the save
         // are one step for every other process.
         if let place = try await moveAside() {
@@ -39,9 +48,9 @@ final class MovingAsideTokenStore: TokenStore {
         try await inner.save(credentials)
     }
 
-    func clear() async throws(TokenStoreError) { try await inner.clear() }
+    public func clear() async throws(TokenStoreError) { try await inner.clear() }
 
-    func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await inner.withExclusiveAccess(body)
     }
 }

@@ -10,7 +10,7 @@ public struct OpenedStore: Sendable {
     /// Releases what the store holds (the postgres store's own PostgreSQL client).
     public var close: @Sendable () async -> Void = {}
     /// The store's `moveAsideIfUnreadable()`: where an unreadable file or row went, if one was moved.
-    var moveAside: (@Sendable () async throws(TokenStoreError) -> String?)?
+    public internal(set) var moveAside: (@Sendable () async throws(TokenStoreError) -> String?)?
 
     /// Opens the store of `kind` as `options` say (file, key file or passphrase, database URL);
     /// `purpose` `.startSession` lets a new encrypted file ask for its passphrase twice.

@@ -63,7 +63,10 @@ struct OAuthProfile: Codable, Sendable, Equatable {
         return try Self.readSecret(clientSecretFile)
     }
 
-    /// The first line of the file at `path`, surrounding white space removed.
+    /// The first line of the file at `path`, surrounding white space removed. A line ends at
+    /// any line break (`\n`, `\r\n`, `\r`), so a file written on Windows gives the same secret.
+    /// - Throws: ``ExitStatus/usage`` when the file cannot be read, has no secret on its first
+    ///   line, or the secret holds a control character (never quoting the secret).
     static func readSecret(_ path: String) throws(CLIError) -> String {
         let text: String
         do {
@@ -71,9 +74,14 @@ struct OAuthProfile: Codable, Sendable, Equatable {
         } catch {
             throw CLIError(.usage, "cannot read the client secret file \(path): \((error as NSError).localizedDescription)")
         }
-        let secret = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)?
+        // `\r\n` is one Character in Swift: split on every kind of line break, not on "\n".
+        let secret = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init)?
             .trimmingCharacters(in: .whitespaces) ?? ""
         guard !secret.isEmpty else { throw CLIError(.usage, "the client secret file \(path) is empty") }
+        guard !secret.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw CLIError(.usage, "the client secret file \(path) has a control character in its first line",
+                           hint: "write the secret alone on the first line, as text")
+        }
         return secret
     }
 

@@ -3,6 +3,7 @@ import CLISupport
 import Foundation
 import OAuthSignIn
 import SessionEngine
+import TokenStore
 
 /// `sign-in`: signs in with the browser (authorization code with PKCE, loopback redirect),
 /// a code entered on another device, or the client's own credentials.
@@ -40,6 +41,10 @@ struct OAuthSignInCommand: AsyncParsableCommand {
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask for; repeat for several. [default: openid profile, none for --client-credentials]", valueName: "scope"))
     var scopes: [String] = []
 
+    @Flag(name: .customLong("move-aside"), help: ArgumentHelp(
+        "When the store does not decrypt, move it aside (kept, never deleted) and sign in. Only when the passphrase or key is right: a wrong one looks the same. A damaged store (truncated, foreign, another version) is moved aside without it; either way the program says where it went."))
+    var moveAside = false
+
     @OptionGroup var global: StoreOptions
 
     func validate() throws {
@@ -66,11 +71,17 @@ struct OAuthSignInCommand: AsyncParsableCommand {
             let secretFile = clientSecretFile.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).path }
             var profile = OAuthProfile(issuer: issuerURL, clientID: clientID, mode: mode, scopes: resolvedScopes,
                                        clientSecretFile: secretFile)
+            try await checkStoreCanBeReplaced(context)
             let provider = try await context.provider(profile)
             // The profile is written with the tokens, inside the store's exclusive section,
-            // just before them (ProfileBoundStore): never tokens without their profile.
+            // just before them (ProfileBoundStore): never tokens without their profile. An
+            // unreadable store is moved aside first, saying where (MovingAsideTokenStore).
             let bound = context.boundStore(.signingIn(profile))
-            let session = try context.session(profile, provider: provider, tokenStore: bound)
+            var store: any TokenStore = bound
+            if let moveAside = context.store.moveAside {
+                store = MovingAsideTokenStore.sayingWhere(bound, moveAside: moveAside)
+            }
+            let session = try context.session(profile, provider: provider, tokenStore: store)
             let result = try await session.signIn(with: signInFlow(provider))
             if let claims = result.idToken?.claims {
                 // Known only now: added to the profile unless another sign-in replaced it meanwhile.
@@ -81,6 +92,20 @@ struct OAuthSignInCommand: AsyncParsableCommand {
                                               issuer: issuer, scope: result.scope)) {
                 "signed in as \(TerminalText.safe(result.accountID)) at \(issuer)"
             }
+        }
+    }
+
+    /// Stops before the sign-in when the store holds something it must not replace, as
+    /// app-member's sign-in does (``UnreadableStore``): a store that does not decrypt is left
+    /// alone (66) unless `--move-aside` says the key is right; a damaged one is moved aside by
+    /// the sign-in's save, which says where.
+    private func checkStoreCanBeReplaced(_ context: OAuthContext) async throws(TokenStoreError) {
+        let movesUndecryptable = moveAside
+        do {
+            _ = try await context.store.store.load()
+        } catch {
+            guard UnreadableStore.signInMovesAside(error, includingUndecryptable: movesUndecryptable) else { throw error }
+            context.output.note("\(error); the sign-in moves it aside")
         }
     }
 

@@ -47,6 +47,11 @@ final class FakeProvider: Sendable {
         http.requests.filter { $0.target == "/revoke" }.compactMap { Self.form($0.body)["token"] }
     }
 
+    /// The `Authorization` header fields of the requests to its token endpoint.
+    var tokenAuthorizations: [String] {
+        http.requests.filter { $0.target == "/token" }.compactMap { $0.header("Authorization") }
+    }
+
     init(_ name: String, _ settings: Settings = Settings()) throws {
         self.name = name
         let state = LockedValue((settings: settings, serial: 0))
