@@ -36,7 +36,28 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
 
     /// The table printed at the end of each program's `--help`.
     public static var helpTable: String {
-        "EXIT CODES:\n" + allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0)" }
+        table { $0.description }
+    }
+
+    /// What each code means for `app-oauth`, whose server is the issuer it signed in with
+    /// (no `--server`), and whose client and scope the server may refuse.
+    public var oauthDescription: String {
+        switch self {
+        case .usage: "usage: bad flag or argument, bad --issuer, a client or scope the server refuses"
+        case .notSignedIn: "not signed in, session ended, sign-in refused (denied, expired code)"
+        case .forbidden: "forbidden: the server answered 403 (a client or scope it will not serve)"
+        case .rejected: "rejected: the server refused the request (another 4xx)"
+        default: description
+        }
+    }
+
+    /// The table printed at the end of `app-oauth --help`.
+    public static var oauthHelpTable: String {
+        table { $0.oauthDescription }
+    }
+
+    private static func table(_ meaning: (ExitStatus) -> String) -> String {
+        "EXIT CODES:\n" + allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\(meaning($0))" }
             .joined(separator: "\n")
     }
 }

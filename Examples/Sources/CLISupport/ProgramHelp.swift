@@ -16,7 +16,8 @@ public enum ProgramHelp {
         ENVIRONMENT:
           APP_STORE, APP_STORE_PATH, APP_STORE_KEY_FILE, APP_STORE_PASSPHRASE, APP_DATABASE_URL,
           APP_STORE_ACCOUNT, APP_TRANSPORT: as for app-member (see its --help)
+          BROWSER: the browser sign-in's opener (as xdg-open reads it), else xdg-open or open
 
-        \(ExitStatus.helpTable)
+        \(ExitStatus.oauthHelpTable)
         """
 }

@@ -7,10 +7,10 @@ import NetworkService
 /// `--help`). `app-member` and `app-admin` take them inside ``GlobalOptions``; `app-oauth`,
 /// whose server is the issuer it signed in with, takes them alone.
 public struct StoreOptions: ParsableArguments, Sendable {
-    @Option(name: .long, help: ArgumentHelp("Where the session is kept: memory, file, encrypted or postgres. [APP_STORE, default file]", valueName: "kind"))
+    @Option(name: .long, help: ArgumentHelp("Where the session is kept: memory, file, encrypted or postgres. [APP_STORE, default \(StoreDefaults.kind)]", valueName: "kind"))
     public var store: StoreKind?
 
-    @Option(name: .long, help: ArgumentHelp("The store file. [APP_STORE_PATH, default $XDG_CONFIG_HOME/app-sdk/credentials.json or .enc]", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The store file. [APP_STORE_PATH, default \(StoreDefaults.file)]", valueName: "path"))
     public var storePath: String?
 
     @Option(name: .long, help: ArgumentHelp("Encrypted and postgres stores: a 32-byte key file instead of a passphrase; created (0600) when missing. [APP_STORE_KEY_FILE]", valueName: "path"))

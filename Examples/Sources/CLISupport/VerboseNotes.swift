@@ -1,20 +1,28 @@
 import Foundation
-import SessionEngine
+public import SessionEngine
 
 /// What `--verbose` prints about the session, from the engine's own records (one source of
 /// truth): when a refresh starts and why, a wait for another program's exclusive section,
 /// whether another program had already refreshed, what the server answered, each retry, and
 /// that the new tokens were saved (only once the store took them).
-enum VerboseNotes {
+public enum VerboseNotes {
     /// An observer that hands each note to `note`.
-    static func observer(_ note: @escaping @Sendable (String) -> Void) -> SessionObserver {
+    /// - Parameters:
+    ///   - refreshCall: The request a refresh sends, as the notes name it: the app server's
+    ///     `POST /v1/auth/refresh` by default, an OAuth server's token endpoint for app-oauth.
+    ///   - note: Where each note goes.
+    public static func observer(refreshCall: String = appRefreshCall,
+                                _ note: @escaping @Sendable (String) -> Void) -> SessionObserver {
         SessionObserver { record in
-            if let text = Self.note(for: record) { note(text) }
+            if let text = Self.note(for: record, refreshCall: refreshCall) { note(text) }
         }
     }
 
+    /// The app server's refresh request.
+    public static let appRefreshCall = "POST /v1/auth/refresh"
+
     /// The note for `record`, or `nil` for the steps not worth a line.
-    static func note(for record: SessionRecord) -> String? {
+    static func note(for record: SessionRecord, refreshCall: String = appRefreshCall) -> String? {
         switch record.event {
         case let .refreshStarted(cause):
             switch cause {
@@ -26,7 +34,7 @@ enum VerboseNotes {
         case .storeHeldNewerTokens:
             return "another program already refreshed: its new tokens are used, without calling the server"
         case let .serverAnswered(attempt, duration, outcome):
-            let call = attempt == 1 ? "POST /v1/auth/refresh" : "POST /v1/auth/refresh (attempt \(attempt))"
+            let call = attempt == 1 ? refreshCall : "\(refreshCall) (attempt \(attempt))"
             return "the access token needs refreshing: \(call) answered in \(seconds(duration)): \(outcome)"
         case let .retryScheduled(attempt, delay):
             return "trying the refresh again in \(seconds(delay)) (attempt \(attempt))"

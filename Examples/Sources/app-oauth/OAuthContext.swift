@@ -83,8 +83,13 @@ struct OAuthContext: Sendable {
     /// else one that reads the tokens only while `profile` is still the one beside them.
     func session(_ profile: OAuthProfile, provider: OAuthProvider, tokenStore: (any TokenStore)? = nil) throws -> SessionService {
         let server = try Server(baseURL: profile.issuer.absoluteString, transport: transport.transport)
-        let configuration: SessionService.Configuration = profile.mode == .clientCredentials
+        var configuration: SessionService.Configuration = profile.mode == .clientCredentials
             ? .clientCredentials(provider, scopes: profile.scopes) : .oauth2(provider)
+        if output.verbose {
+            // --verbose prints the engine's own records of each refresh decision.
+            let call = "POST " + provider.metadata.tokenEndpoint.absoluteString
+            configuration.observer = VerboseNotes.observer(refreshCall: call) { [output] in output.note($0) }
+        }
         return SessionService(server: server, tokenStore: tokenStore ?? boundStore(.using(.profile(profile.identity))),
                               configuration: configuration)
     }
@@ -119,8 +124,11 @@ struct OAuthContext: Sendable {
                 throw error
             }
             await context.close()
+        } catch let exit as ExitCode {
+            // Said already (status's "not signed in" on stdout): only the status.
+            throw exit
         } catch {
-            throw Runner.fail(CLIError(oauth: error))
+            throw Runner.fail(CLIError(oauth: error, signingIn: purpose == .startSession))
         }
     }
 }

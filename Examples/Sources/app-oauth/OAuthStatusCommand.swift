@@ -44,7 +44,8 @@ struct OAuthStatusCommand: AsyncParsableCommand {
                 }
                 return lines.joined(separator: "\n")
             }
-            if credentials == nil { throw CLIError(.notSignedIn, "not signed in") }
+            // Said on stdout already: only the status (65), no message on stderr too.
+            if credentials == nil { throw ExitCode(ExitStatus.notSignedIn.rawValue) }
         }
     }
 
