@@ -85,8 +85,13 @@ struct OAuthSignInCommand: AsyncParsableCommand {
             let result = try await session.signIn(with: signInFlow(provider))
             if let claims = result.idToken?.claims {
                 // Known only now: added to the profile unless another sign-in replaced it meanwhile.
+                // Signed in either way: without them, whoami shows userinfo or the account id.
                 profile.idTokenClaims = claims
-                try await bound.update(profile)
+                do {
+                    try await bound.update(profile)
+                } catch {
+                    context.output.note("the ID token's claims could not be added to the sign-in profile: \(error)")
+                }
             }
             try context.output.result(Outcome(signedIn: true, accountID: result.accountID, flow: flow.rawValue,
                                               issuer: issuer, scope: result.scope)) {

@@ -77,7 +77,8 @@ struct OAuthSignOutCommand: AsyncParsableCommand {
                 // store (and the profile) as they are; sign-in moves it aside.
                 throw UnreadableStore.signOutFailure(error)
             }
-            try await bound.removeProfileWithoutSession()
+            // Tidying only (a profile left by a session the server ended): signed out either way.
+            _ = try? await bound.removeProfileWithoutSession()
             if bound.replaced {
                 Output.writeError("app-oauth: another sign-in replaced the session while signing out: the new session is kept (run app-oauth sign-out again to end it)")
             }
