@@ -27,8 +27,15 @@ public struct StoreOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp("How requests are sent: urlsession or async-http-client. [APP_TRANSPORT, default urlsession]", valueName: "kind"))
     public var transport: TransportKind?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a whole request may take, at most 86400 (a day).", valueName: "seconds"))
-    public var timeout: Double = 30
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds a whole request may take, at most 86400 (a day). [default: 30]", valueName: "seconds"))
+    public var givenTimeout: Double?
+
+    /// Seconds a whole request may take: `--timeout`, else 30.
+    public var timeout: Double { givenTimeout ?? 30 }
+
+    /// Whether `--timeout` was given (a command may let it cover a wait of its own, as
+    /// app-oauth's browser sign-in does).
+    public var timeoutWasGiven: Bool { givenTimeout != nil }
 
     @Flag(name: .long, help: "Print results as JSON (stable keys, RFC 3339 dates) for scripts.")
     public var json = false

@@ -34,6 +34,16 @@ struct OAuthContext: Sendable {
             options.storePath = StoreLocation.folder
                 .appendingPathComponent(kind == .encrypted ? "oauth-credentials.enc" : "oauth-credentials.json").path
         }
+        if kind == .encrypted, options.resolvedKeyFile() == nil, Environment.string("APP_STORE_PASSPHRASE") == nil {
+            // A first run needs nothing typed (a CI job, a script): the key is a file of 32
+            // random bytes beside the store, made 0600 with it. A store made with a passphrase
+            // (no key file beside it) is still opened with one.
+            let store = options.resolvedStoreURL(for: kind)
+            let keyFile = URL(fileURLWithPath: store.path + ".key")
+            if FileManager.default.fileExists(atPath: keyFile.path) || !FileManager.default.fileExists(atPath: store.path) {
+                options.keyFile = keyFile.path
+            }
+        }
         let profileURL = kind == .postgres
             ? StoreLocation.folder.appendingPathComponent("oauth-profile-\(options.resolvedAccount()).json")
             : URL(fileURLWithPath: options.resolvedStoreURL(for: kind).path + ".profile.json")
@@ -72,19 +82,65 @@ struct OAuthContext: Sendable {
         return bound
     }
 
-    /// Discovers the profile's provider (with the client secret from its file).
+    /// The profile's provider (with the client secret from its file): from the discovery
+    /// document the profile keeps while it is younger than a day, so a valid stored token needs
+    /// no network; else discovered again and kept (unless another sign-in replaced the profile
+    /// meanwhile); and when discovery fails for want of the server, the kept document however old.
     func provider(_ profile: OAuthProfile) async throws -> OAuthProvider {
-        try await OAuthProvider.discover(issuer: profile.issuer, clientID: profile.clientID,
-                                         clientSecret: try profile.clientSecret(), transport: transport.transport)
+        let secret = try profile.clientSecret()
+        if let metadata = profile.freshMetadata() {
+            return OAuthProvider(metadata: metadata, clientID: profile.clientID, clientSecret: secret, transport: transport.transport)
+        }
+        let provider: OAuthProvider
+        switch await discover(profile, secret: secret) {
+        case let .success(discovered):
+            provider = discovered
+        case let .failure(error):
+            guard error.kind == .networkFailure, let metadata = profile.metadata else { throw error }
+            output.note("the provider's discovery document could not be read again (\(error.detail ?? "\(error.kind)")): using the one kept at sign-in")
+            return OAuthProvider(metadata: metadata, clientID: profile.clientID, clientSecret: secret, transport: transport.transport)
+        }
+        if profile.metadata != nil || profile.discoveredAt != nil {
+            var kept = profile
+            kept.metadata = provider.metadata
+            kept.discoveredAt = Date()
+            do {
+                try await ProfileBoundStore(store.store, profileURL: profileURL, role: .using(.profile(profile.identity))).update(kept)
+            } catch {
+                output.note("the provider's discovery document could not be kept in the sign-in profile: \(error)")
+            }
+        }
+        return provider
+    }
+
+    /// Discovery of the profile's provider, its failure as a value (a `catch … as SignInError
+    /// where …` here crashes Swift 6.3.1's SIL verifier).
+    private func discover(_ profile: OAuthProfile, secret: String?) async -> Result<OAuthProvider, SignInError> {
+        do throws(SignInError) {
+            return .success(try await OAuthProvider.discover(issuer: profile.issuer, clientID: profile.clientID,
+                                                             clientSecret: secret, transport: transport.transport))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The session of `profile` over the store, configured for the profile's flow. Its store
     /// is bound to the profile (``ProfileBoundStore``): `tokenStore` when given (a sign-in's),
     /// else one that reads the tokens only while `profile` is still the one beside them.
-    func session(_ profile: OAuthProfile, provider: OAuthProvider, tokenStore: (any TokenStore)? = nil) throws -> SessionService {
+    ///
+    /// `minimumValidity`: a token handed out has at least that many seconds left (or half its
+    /// lifetime, when that is shorter), else it is renewed first: for a token printed for
+    /// another program, which uses it later.
+    func session(_ profile: OAuthProfile, provider: OAuthProvider, tokenStore: (any TokenStore)? = nil,
+                 minimumValidity: TimeInterval? = nil) throws -> SessionService {
         let server = try Server(baseURL: profile.issuer.absoluteString, transport: transport.transport)
         var configuration: SessionService.Configuration = profile.mode == .clientCredentials
             ? .clientCredentials(provider, scopes: profile.scopes) : .oauth2(provider)
+        if let minimumValidity {
+            configuration.refreshTiming.minimumMargin = max(configuration.refreshTiming.minimumMargin, minimumValidity)
+            configuration.refreshTiming.maximumShareOfLifetime = 0.5
+            configuration.refreshLeeway = max(configuration.refreshLeeway, minimumValidity)
+        }
         if output.verbose {
             // --verbose prints the engine's own records of each refresh decision.
             let call = "POST " + provider.metadata.tokenEndpoint.absoluteString

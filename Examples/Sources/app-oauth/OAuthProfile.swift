@@ -27,6 +27,22 @@ struct OAuthProfile: Codable, Sendable, Equatable {
     /// A new random id for every sign-in: what tells this sign-in's profile from the one of a
     /// later sign-in with the same issuer and client. `nil` in profiles written before it existed.
     var sessionID: String?
+    /// The provider's discovery document as last read, so that a command with a valid stored
+    /// token needs no network, and works while the provider is down. `nil` in profiles written
+    /// before it was kept.
+    var metadata: AuthorizationServerMetadata?
+    /// When ``metadata`` was read; it is read again when older than ``metadataLifetime``.
+    var discoveredAt: Date?
+
+    /// How long a kept discovery document is used before it is read again: a day.
+    static let metadataLifetime: TimeInterval = 86_400
+
+    /// The kept discovery document, when there is one younger than ``metadataLifetime`` at `now`.
+    func freshMetadata(at now: Date = Date()) -> AuthorizationServerMetadata? {
+        guard let metadata, let discoveredAt, discoveredAt <= now.addingTimeInterval(60),
+              now.timeIntervalSince(discoveredAt) < Self.metadataLifetime else { return nil }
+        return metadata
+    }
 
     /// Creates a profile for a new sign-in (with a new ``sessionID``).
     init(issuer: URL, clientID: String, mode: Mode, scopes: [String], clientSecretFile: String?,

@@ -41,6 +41,11 @@ struct OAuthSignInCommand: AsyncParsableCommand {
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask for; repeat for several. [default: openid profile, none for --client-credentials]", valueName: "scope"))
     var scopes: [String] = []
 
+    @Option(name: .customLong("redirect-port"), help: ArgumentHelp(
+        "--browser: listen on this port of 127.0.0.1, for a server that matches redirect URIs exactly (register http://127.0.0.1:PORT/callback). [default: a port the system picks, for servers that accept any port of http://127.0.0.1/callback]",
+        valueName: "port"))
+    var redirectPort: UInt16?
+
     @Flag(name: .customLong("move-aside"), help: ArgumentHelp(
         "When the store does not decrypt, move it aside (kept, never deleted) and sign in. Only when the passphrase or key is right: a wrong one looks the same. A damaged store (truncated, foreign, another version) is moved aside without it; either way the program says where it went."))
     var moveAside = false
@@ -55,6 +60,16 @@ struct OAuthSignInCommand: AsyncParsableCommand {
         if flow == .clientCredentials, clientSecretFile == nil {
             throw ValidationError("--client-credentials needs --client-secret-file")
         }
+        if let redirectPort {
+            guard flow == .browser else { throw ValidationError("--redirect-port is for --browser") }
+            guard redirectPort > 0 else { throw ValidationError("--redirect-port must be within 1–65535") }
+        }
+    }
+
+    /// How long the browser flow waits for the browser to come back: `--timeout` when given
+    /// (it covers the wait too), else two minutes.
+    var browserWait: Duration {
+        global.timeoutWasGiven ? .milliseconds(Int64(global.timeout * 1000)) : .seconds(120)
     }
 
     struct Outcome: Encodable {
@@ -73,6 +88,9 @@ struct OAuthSignInCommand: AsyncParsableCommand {
                                        clientSecretFile: secretFile)
             try await checkStoreCanBeReplaced(context)
             let provider = try await context.provider(profile)
+            // Kept with the session, so that later commands need the provider only to renew.
+            profile.metadata = provider.metadata
+            profile.discoveredAt = Date()
             // The profile is written with the tokens, inside the store's exclusive section,
             // just before them (ProfileBoundStore): never tokens without their profile. An
             // unreadable store is moved aside first, saying where (MovingAsideTokenStore).
@@ -130,8 +148,16 @@ struct OAuthSignInCommand: AsyncParsableCommand {
     private func signInFlow(_ provider: OAuthProvider) -> SignInFlow {
         switch flow {
         case .browser:
-            return .browser(provider, scopes: resolvedScopes) { url in
+            let wait = browserWait
+            return .browser(provider, scopes: resolvedScopes, redirectPort: redirectPort, timeout: wait) { url in
                 Output.writeError("Open this URL in a browser to sign in:\n  \(TerminalText.safe(url.absoluteString))")
+                let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                    .first { $0.name == "redirect_uri" }?.value ?? "http://127.0.0.1/callback"
+                Output.writeError("""
+                    Waiting up to \(Int(wait.components.seconds)) s for the browser to come back to \(redirect) (Ctrl-C stops; --timeout sets the wait).
+                    If the provider shows an error page instead (a redirect URI it does not know), register that redirect URI \
+                    with it, or register http://127.0.0.1:PORT/callback and pass --redirect-port PORT.
+                    """)
                 BrowserOpener.open(url)
             }
         case .device:

@@ -30,7 +30,8 @@ struct OAuthWhoAmICommand: AsyncParsableCommand {
             }
             let outcome: Outcome
             if profile.mode != .clientCredentials, provider.metadata.userinfoEndpoint != nil {
-                let claims = try await session.request { _, token in try await provider.userInfo(accessToken: token, subject: accountID) }
+                // Refreshed and asked again once after a 401; about this session's account only.
+                let claims = try await session.userInfo(from: provider)
                 outcome = Outcome(accountID: accountID, source: "userinfo", claims: claims)
             } else if let claims = profile.idTokenClaims {
                 outcome = Outcome(accountID: accountID, source: "id-token", claims: claims)

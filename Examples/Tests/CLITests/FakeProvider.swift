@@ -1,6 +1,7 @@
 import AppSDKTesting
 import Foundation
 import TokenStore
+import Testing
 
 /// A small OAuth 2.0 provider on 127.0.0.1 for `app-oauth`'s tests that need no real server:
 /// discovery, a token endpoint (client credentials, the device grant, refresh), device
@@ -154,6 +155,16 @@ extension CLIProcess {
         let url = folder.appendingPathComponent(name + ".profile.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+    }
+
+    /// Makes the discovery document kept in the profile beside `name` older than a day, so the
+    /// next command reads the provider's document again (as one does once a day).
+    func ageKeptDiscoveryDocument(beside name: String) throws {
+        let url = folder.appendingPathComponent(name + ".profile.json")
+        var profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        #expect(profile["metadata"] != nil, "the profile keeps no discovery document")
+        profile["discoveredAt"] = 0   // 2001-01-01, as JSONEncoder writes dates
+        try JSONSerialization.data(withJSONObject: profile).write(to: url)
     }
 
     /// The access token in the plain store file `name`, or `nil` when it holds no session.

@@ -51,6 +51,7 @@ extension CLITests {
             defer { a.stop(); b.stop() }
             let store = cli.fileStore("oauth.json")
             #expect(try await cli.signInClientCredentials(a, store).status == Exit.ok)
+            try cli.ageKeptDiscoveryDocument(beside: "oauth.json")
 
             // The sign-out has read A's profile and waits for A's discovery when B's sign-in runs.
             a.configure { $0.discoveryDelay = 3 }
@@ -126,6 +127,8 @@ extension CLITests {
             defer { a.stop() }
             let store = cli.fileStore("oauth.json")
             #expect(try await cli.signInClientCredentials(a, store).status == Exit.ok)
+            // The kept document is a day old: the sign-out reads the provider's again, and meets the fault.
+            try cli.ageKeptDiscoveryDocument(beside: "oauth.json")
             if fault == "down" { a.stop() } else { a.configure { $0.namedIssuer = "http://127.0.0.1:9/other" } }
 
             let signOut = try await cli.run("app-oauth", ["sign-out", "--json"] + store)
