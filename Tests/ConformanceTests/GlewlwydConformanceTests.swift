@@ -222,7 +222,7 @@ struct GlewlwydConformanceTests {
         }
         #expect(seen.count >= 4, "only \(seen.count) access tokens in the run")
         #expect(handedLate == 0)
-        print("glewlwyd: \(seen.count) access tokens of \(Int(lifetime)) s: the stored expiry at most \(String(format: "%.3f", latest)) s from exp (never after), \(handedLate) handed out at or after exp; refreshes: \(records.refreshes(.due)) due, \(records.refreshes(nil) - records.refreshes(.due)) after a refusal")
+        print("glewlwyd: \(seen.count) access tokens of \(Int(lifetime)) s: every stored expiry at or before the token's exp (the latest \(String(format: "%.3f", -latest)) s before), \(handedLate) handed out at or after exp; refreshes: \(records.refreshes(.due)) due, \(records.refreshes(nil) - records.refreshes(.due)) after a refusal")
         try await session.signOut()
     }
 }
