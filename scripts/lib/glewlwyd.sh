@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck shell=bash
+# shellcheck disable=SC1091  # it sources the state file it writes at run time
 # The conformance tests' second third-party server: glewlwyd, Debian's OpenID Connect
 # provider (a C program, package `glewlwyd`, 2.7.5 in bookworm), run on loopback with a
 # configuration and a SQLite database of its own. Usable as a command and as a sourced library.
@@ -33,10 +34,11 @@
 #       grant polled every second; `allow-non-oidc` for client credentials), the scope
 #       `conformance`, the user `conformance` (random password), the public
 #       authorization-code client `sdk-browser` (redirect URI exactly
-#       http://127.0.0.1:REDIRECT_PORT/callback, REDIRECT_PORT a port that was free), the
-#       public device client `sdk-device` and the confidential client-credentials client
-#       `sdk-service` (random secret, scope `conformance`); then gives the admin a random
-#       password (STATE_DIR/admin-password, mode 600) and waits for the discovery document.
+#       http://127.0.0.1:REDIRECT_PORT/callback, REDIRECT_PORT a port that was free, below the
+#       ephemeral range), the public device client `sdk-device` and the confidential
+#       client-credentials client `sdk-service` (random secret, scope `conformance`); then
+#       gives the admin a random password (STATE_DIR/admin-password, mode 600) and waits for
+#       the discovery document.
 #       Writes STATE_DIR/env:
 #           APP_GLEWLWYD_URL=http://127.0.0.1:PORT
 #           APP_GLEWLWYD_ISSUER=http://127.0.0.1:PORT/api/oidc
@@ -186,15 +188,28 @@ glewlwyd_start() {
     rm -f "$dir/glewlwyd.sqlite3" "$dir/env" "$dir/pid" "$dir/admin-cookies" "$dir/admin-answer" "$dir/admin-password"
     : >"$dir/server.log"
 
-    # Two free ports (the server's, and the one the browser client's redirect URI names) and
-    # random letters and digits for the secrets.
+    # Two free ports and random letters and digits for the secrets. The server's port is one
+    # the system picks; the browser client's redirect port, which the tests bind again and
+    # again, lies below the ephemeral range, so no outgoing connection can be holding it then.
     read -r port redirect_port password service_secret admin_password signing_key < <(python3 -c '
-import secrets, socket, string
-sockets = [socket.socket() for _ in range(2)]
-for s in sockets:
-    s.bind(("127.0.0.1", 0))
+import random, secrets, socket, string
+def free(port):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+        return s.getsockname()[1]
+    except OSError:
+        return None
+    finally:
+        s.close()
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    low = 32768
+candidates = random.sample(range(10000, low), min(200, max(0, low - 10000)))
+redirect = next((p for p in candidates if free(p)), None) or free(0)
 r = lambda n: "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(n))
-print(sockets[0].getsockname()[1], sockets[1].getsockname()[1], r(24), r(40), r(32), r(64))
+print(free(0), redirect, r(24), r(40), r(32), r(64))
 ')
     [ -n "$signing_key" ] || { _glewlwyd_err "could not pick ports"; return 1; }
     url="http://127.0.0.1:$port"
@@ -262,6 +277,7 @@ EOF
         || ! _glewlwyd_wait_for "$dir" "$issuer/.well-known/openid-configuration"; then
         _glewlwyd_log_tail "$dir"
         glewlwyd_stop "$dir"
+        rm -f "$dir/admin-cookies" "$dir/admin-answer"
         return 1
     fi
     rm -f "$dir/admin-cookies" "$dir/admin-answer"
