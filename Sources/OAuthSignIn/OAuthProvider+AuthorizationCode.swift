@@ -102,15 +102,17 @@ extension OAuthProvider {
     /// POSTs `fields` to the token endpoint and reads the tokens.
     func exchange(_ fields: [(name: String, value: String)], secrets: [String]) async throws(SignInError) -> TokenReply {
         let answer: (object: [String: JSONValue], serverDate: Date?)
+        let sentAt = clock.now()
         do {
             answer = try await AuthorizationServerClient(provider: self).postReadingDate(metadata.tokenEndpoint, fields, secrets: secrets)
         } catch {
             throw SignInError.from(error, endpoint: "token endpoint")
         }
-        guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
+        guard var reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
             throw SignInError.invalidResponse.with(detail: "The token endpoint's answer cannot be used: "
                 + (TokenReply.problem(in: answer.object) ?? "it is not a token reply") + ".")
         }
+        reply.sentAt = sentAt
         return reply
     }
 

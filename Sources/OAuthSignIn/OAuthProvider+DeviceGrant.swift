@@ -101,11 +101,13 @@ extension OAuthProvider {
                     + "before it was approved.")
             }
             do {
+                let sentAt = clock.now()
                 let answer = try await client.postReadingDate(metadata.tokenEndpoint, fields, secrets: [authorization.deviceCode])
-                guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
+                guard var reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
                     throw SignInError.invalidResponse.with(detail: "The token endpoint's answer cannot be used: "
                         + (TokenReply.problem(in: answer.object) ?? "it is not a token reply") + ".")
                 }
+                reply.sentAt = sentAt
                 return reply
             } catch let error as NetworkError where error.kind == .httpStatus {
                 switch error.serverErrorCode?.rawValue {
@@ -142,6 +144,7 @@ extension OAuthProvider {
     func clientCredentialsGrant(scopes: [String]) async throws(NetworkError) -> TokenReply {
         var fields = [(name: "grant_type", value: "client_credentials")]
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
+        let sentAt = clock.now()
         let answer = try await AuthorizationServerClient(provider: self).postReadingDate(metadata.tokenEndpoint, fields, secrets: [])
         guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
             throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: metadata.tokenEndpoint), statusCode: 200,
@@ -152,7 +155,9 @@ extension OAuthProvider {
         var tokens = Tokens(accessToken: reply.tokens.accessToken, refreshToken: "",
                             tokenType: reply.tokens.tokenType, expiresIn: reply.tokens.expiresIn, scope: reply.scope)
         tokens.serverDate = reply.serverDate
-        return TokenReply(tokens: tokens, idToken: nil, scope: reply.scope)
+        var credentialsReply = TokenReply(tokens: tokens, idToken: nil, scope: reply.scope)
+        credentialsReply.sentAt = sentAt
+        return credentialsReply
     }
 
     /// A number of seconds from the server (a number or numeric string) brought within

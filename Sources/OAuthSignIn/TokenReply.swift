@@ -15,6 +15,10 @@ struct TokenReply: Sendable {
     let scope: String?
     /// The answer's `Date` header (the server's clock), also in ``/SessionEngine/Tokens/serverDate``.
     var serverDate: Date? { tokens.serverDate }
+    /// When the request that got this answer was sent, by the provider's ``SignInClock``: a
+    /// sign-in counts the tokens' lifetime from then, as a refresh does (the server issued
+    /// them later, so the expiry here is never later than the server's).
+    var sentAt: Date?
 
     init(tokens: Tokens, idToken: String?, scope: String?) {
         self.tokens = tokens

@@ -1,3 +1,4 @@
+package import Foundation
 import NetworkService
 import TokenStore
 
@@ -25,8 +26,17 @@ extension SessionService {
     ///   account id; nothing is stored then. ``/TokenStore/TokenStoreError`` when the store cannot save.
     @discardableResult
     public func startSession(tokens: Tokens, accountID: String? = nil) async throws -> String {
+        try await startSession(tokens: tokens, accountID: accountID, requestedAt: nil)
+    }
+
+    /// ``startSession(tokens:accountID:)`` for tokens whose request was sent at `requestedAt`
+    /// (by ``Configuration/now``): their lifetime is counted from then, as a refresh's is, so
+    /// the time the answer took and what the sign-in did after it (checking an ID token, say)
+    /// do not make the expiry here later than the server's. `nil`: from now.
+    @discardableResult
+    package func startSession(tokens: Tokens, accountID: String?, requestedAt: Date?) async throws -> String {
         let accountID = try Self.accountID(accountID, of: tokens)
-        let credentials = credentials(from: tokens, accountID: accountID)
+        let credentials = credentials(from: tokens, accountID: accountID, requestedAt: requestedAt)
         startNewGeneration()
         try await tokenStore.withExclusiveAccess { [tokenStore] in try await tokenStore.save(credentials) }
         // The store no longer holds the credentials of an ended session (if it did); these

@@ -39,6 +39,9 @@ final class FakeOIDCServer: Sendable {
         var revoked: [String] = []
         var secrets: [String] = [FakeOIDCServer.clientSecret]
         var apiUnauthorized = 0
+        /// Each token request's way to the server and back, on the clock: half passes before
+        /// it is answered, half after.
+        var tokenLatency: TimeInterval = 0
     }
 
     let issuer: URL
@@ -212,6 +215,9 @@ final class FakeOIDCServer: Sendable {
     }
 
     private func token(_ request: HTTPRequest) -> TestTransport.Reply {
+        let latency = state.withLock { $0.tokenLatency }
+        clock.advance(by: latency / 2)
+        defer { clock.advance(by: latency / 2) }
         let form = Self.form(of: request)
         return state.withLock { state in
             state.tokenRequests += 1
