@@ -51,14 +51,20 @@ struct WholeSecondExpiryTests {
         #expect((12...18).contains(fake.refreshRequests), "\(fake.refreshRequests) refreshes")
     }
 
-    @Test("whole-second exp and iat: the stored lifetime is a second less; fractional ones are taken as they are")
-    func storedLifetime() async throws {
+    /// A service whose clock starts 0.6 s into a second, on a server that answers nothing.
+    static func serviceWithoutServer() throws -> (RepositoryService, InMemoryTokenStore, TestClock) {
         let clock = TestClock(Date(timeIntervalSince1970: 1_795_860_000.6))
         let store = InMemoryTokenStore()
         var configuration = RepositoryService.Configuration.json(JSONTokenRefresh(path: "/api/token/refresh/"))
         configuration.now = { clock.now }
         let service = RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: TestTransport(always: .status(500))),
                                         tokenStore: store, configuration: configuration)
+        return (service, store, clock)
+    }
+
+    @Test("whole-second exp and iat: the stored lifetime is a second less; fractional ones are taken as they are")
+    func storedLifetime() async throws {
+        let (service, store, clock) = try Self.serviceWithoutServer()
         func jwt(_ claims: String) -> Tokens {
             Tokens(accessToken: AccessToken("eyJhbGciOiJIUzI1NiJ9." + FakeSimpleJWTServer.base64URL(claims) + ".c2ln"), refreshToken: "r")
         }
@@ -70,12 +76,7 @@ struct WholeSecondExpiryTests {
 
     @Test("with expires_in too (glewlwyd: exp from a whole-second iat plus the lifetime), the earlier of the two is kept")
     func expiresInAndWholeSecondJWT() async throws {
-        let clock = TestClock(Date(timeIntervalSince1970: 1_795_860_000.6))
-        let store = InMemoryTokenStore()
-        var configuration = RepositoryService.Configuration.json(JSONTokenRefresh(path: "/api/token/refresh/"))
-        configuration.now = { clock.now }
-        let service = RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: TestTransport(always: .status(500))),
-                                        tokenStore: store, configuration: configuration)
+        let (service, store, clock) = try Self.serviceWithoutServer()
         let access = "eyJhbGciOiJIUzI1NiJ9." + FakeSimpleJWTServer.base64URL(#"{"sub":"kim","iat":1795860000,"exp":1795860005}"#) + ".c2ln"
         try await service.startSession(tokens: Tokens(accessToken: AccessToken(access), refreshToken: "r", expiresIn: 5))
         let expiry = try #require(try await store.load()?.accessTokenExpiresAt)
