@@ -1,17 +1,34 @@
 /// Reads the parameters of a `WWW-Authenticate` challenge with the `Bearer` scheme
 /// (RFC 6750 §3, auth-param syntax of RFC 9110 §11.2): `name=token` or `name="quoted
-/// string"`, separated by commas.
+/// string"`, separated by commas. ``DPoPChallenge`` reads the `DPoP` scheme's (RFC 9449 §7.1)
+/// with the same parser.
+enum BearerChallenge {
+    /// The parameters of the first `Bearer` challenge in `header`, names lowercased;
+    /// `nil` when there is no Bearer challenge.
+    static func parameters(of header: String) -> [String: String]? {
+        AuthenticateChallenge.parameters(of: header, scheme: "bearer")
+    }
+
+    /// Whether `header` holds a `Bearer` challenge (alone or in a list such as
+    /// `Basic realm="x", Bearer error="invalid_token"`).
+    static func hasBearerChallenge(_ header: String) -> Bool {
+        AuthenticateChallenge.hasChallenge(in: header, scheme: "bearer")
+    }
+}
+
+/// The parser of `WWW-Authenticate` challenges (RFC 9110 §11.2) behind ``BearerChallenge`` and
+/// ``DPoPChallenge``, with the scheme as a parameter.
 ///
 /// It reads Unicode scalars, not `Character`s: a quote or comma next to a combining mark or a
 /// prepend character is one grapheme cluster with it, which a `Character` comparison misses
 /// (the www-authenticate fuzz target found it).
-enum BearerChallenge {
+enum AuthenticateChallenge {
     private typealias Scalars = Substring.UnicodeScalarView
 
-    /// The parameters of the first `Bearer` challenge in `header`, names lowercased;
-    /// `nil` when there is no Bearer challenge.
-    static func parameters(of header: String) -> [String: String]? {
-        guard var rest = bearerChallenge(in: header) else { return nil }
+    /// The parameters of the first challenge with `scheme` (given in lower case; matched
+    /// without regard to case) in `header`, names lowercased; `nil` when there is none.
+    static func parameters(of header: String, scheme: String) -> [String: String]? {
+        guard var rest = challenge(in: header, scheme: scheme) else { return nil }
         var parameters: [String: String] = [:]
         while true {
             skip(&rest, while: { $0 == " " || $0 == "," || $0 == "\t" })
@@ -44,22 +61,21 @@ enum BearerChallenge {
         return parameters
     }
 
-    /// Whether `header` holds a `Bearer` challenge (alone or in a list such as
-    /// `Basic realm="x", Bearer error="invalid_token"`).
-    static func hasBearerChallenge(_ header: String) -> Bool {
-        bearerChallenge(in: header) != nil
+    /// Whether `header` holds a challenge with `scheme` (given in lower case), alone or in a list.
+    static func hasChallenge(in header: String, scheme: String) -> Bool {
+        challenge(in: header, scheme: scheme) != nil
     }
 
-    /// What follows the `Bearer` scheme name in `header`: the scheme at the start, or after a
-    /// comma (where a list of challenges continues), followed by a space, a comma or the end.
-    private static func bearerChallenge(in header: String) -> Scalars? {
+    /// What follows the scheme name in `header`: the scheme at the start, or after a comma
+    /// (where a list of challenges continues), followed by a space, a comma or the end.
+    private static func challenge(in header: String, scheme: String) -> Scalars? {
         var rest = Substring(header).unicodeScalars
         while true {
             skip(&rest, while: { $0 == " " || $0 == "\t" || $0 == "," })
             guard !rest.isEmpty else { return nil }
             let word = rest.prefix { $0 != " " && $0 != "\t" && $0 != "," && $0 != "=" }
             let after = rest.dropFirst(word.count)
-            if String(word).lowercased() == "bearer", after.first != "=" {
+            if String(word).lowercased() == scheme, after.first != "=" {
                 return after
             }
             // Skip to the next comma outside a quoted string.

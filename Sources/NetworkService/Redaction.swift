@@ -4,11 +4,12 @@ package import Foundation
 package enum Redaction {
     static let placeholder = "<redacted>"
 
-    /// Header fields whose values are credentials.
+    /// Header fields whose values are credentials: a DPoP proof (RFC 9449) among them, which
+    /// binds a token to its key and names the request's URL.
     static func isSensitiveHeader(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return lowered == "authorization" || lowered == "proxy-authorization" || lowered == "cookie"
-            || lowered == "set-cookie" || lowered.contains("token") || lowered.contains("api-key")
+            || lowered == "set-cookie" || lowered == "dpop" || lowered.contains("token") || lowered.contains("api-key")
     }
 
     /// Replaces the given secrets and anything that looks like a token (a run of 20 or

@@ -12,6 +12,10 @@ public import Foundation
 /// `http` (the answer would come from a server nobody authenticated: a discovery document
 /// naming where secrets go, say) and a redirect to a port outside 1–65535.
 ///
+/// A request carrying a `DPoP` header (RFC 9449) follows no redirect at all, not even within
+/// its origin: its proof names one method and URL (`htm`, `htu`), so the server redirected to
+/// would refuse it, and a new proof cannot be made inside a transport.
+///
 /// Why refuse rather than follow without the credential: the other server would answer 401
 /// (or take a sign-in without its body for a new request), which the SDK would read as its
 /// token being rejected; a refusal says what happened. The query of the first request never
@@ -30,8 +34,9 @@ public enum RedirectPolicy {
         let to = origin(of: target)
         let downgrade = from.hasPrefix("https://") && to.hasPrefix("http://")
         let badPort = URLComponents(url: target, resolvingAgainstBaseURL: true)?.port.map { !(1...65_535).contains($0) } ?? false
-        guard downgrade || badPort || (from != to && carriesCredential(request)) else { return nil }
-        return CrossOriginRedirect(from: from, to: to)
+        let carriesProof = request.value(forHeaderField: "DPoP") != nil
+        guard downgrade || badPort || carriesProof || (from != to && carriesCredential(request)) else { return nil }
+        return CrossOriginRedirect(from: from, to: to, carriesProof: carriesProof)
     }
 
     /// Whether `request` carries something only its own server may see: a header whose value

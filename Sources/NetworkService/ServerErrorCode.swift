@@ -66,6 +66,16 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     /// RFC 7009: the server does not revoke this type of token.
     public static let unsupportedTokenType: ServerErrorCode = "unsupported_token_type"
 
+    // DPoP (RFC 9449)
+
+    /// RFC 9449 §8, §9: the server wants a DPoP proof carrying the nonce it sent in its
+    /// `DPoP-Nonce` header (400 from a token endpoint, 401 from a resource); the same request
+    /// with a new proof holding that nonce is expected.
+    public static let useDPoPNonce: ServerErrorCode = "use_dpop_nonce"
+    /// RFC 9449 §5, §7.1: the DPoP proof is missing or invalid (its signature, key, method,
+    /// URL, time or replay check failed).
+    public static let invalidDPoPProof: ServerErrorCode = "invalid_dpop_proof"
+
     // Django REST framework
 
     /// djangorestframework-simplejwt (401): the token, access or refresh, is invalid or expired.

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 
 /// The random values of an authorization request (RFC 7636, RFC 6749 §10.12, OpenID Connect
 /// Core §3.1.2.1) and their encodings. Each random value carries 256 bits from the system's

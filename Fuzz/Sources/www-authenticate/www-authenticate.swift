@@ -2,14 +2,15 @@ import Foundation
 import FuzzSupport
 @testable import NetworkService
 
-/// The `WWW-Authenticate` challenge parser (`BearerChallenge`, RFC 6750 §3 / RFC 9110 §11.2)
-/// and the error format built on it (`ServerErrorFormat.bearerChallenge`).
-/// Invariants: parameters exist exactly when a Bearer challenge is found; their names are
+/// The `WWW-Authenticate` challenge parser (`BearerChallenge`, RFC 6750 §3 / RFC 9110 §11.2;
+/// `DPoPChallenge`, RFC 9449 §7.1, the same parser with another scheme) and the error format
+/// built on it (`ServerErrorFormat.bearerChallenge`).
+/// Invariants: parameters exist exactly when a challenge of the scheme is found; their names are
 /// lowercase and non-empty; the error format claims the response exactly when a non-empty
 /// `error` parameter is there, with that code and `error_description`; one answer per header.
-/// And a round trip: the input read as parameters (0x00 between pairs, 0x01 between a name,
-/// kept to RFC 9110's token characters, and a value of any text) and written as a challenge
-/// with quoted-string values (`\` before `"` and `\`) parses back to those parameters.
+/// And a round trip for both schemes: the input read as parameters (0x00 between pairs, 0x01
+/// between a name, kept to RFC 9110's token characters, and a value of any text) and written as
+/// a challenge with quoted-string values (`\` before `"` and `\`) parses back to those parameters.
 @main enum WWWAuthenticateFuzzer {
     static func main() { runFuzzer(fuzz) }
 
@@ -22,6 +23,11 @@ import FuzzSupport
             require(!name.isEmpty && name == name.lowercased(), "parameter name `\(name)` not lowercase and non-empty")
         }
         require(BearerChallenge.parameters(of: header) == parameters, "two reads of one header differ")
+        let dpop = DPoPChallenge.parameters(of: header)
+        require((dpop != nil) == DPoPChallenge.hasDPoPChallenge(header), "DPoP parameters and hasDPoPChallenge disagree")
+        for name in dpop?.keys ?? [:].keys {
+            require(!name.isEmpty && name == name.lowercased(), "DPoP parameter name `\(name)` not lowercase and non-empty")
+        }
         let response = HTTPResponse(statusCode: 401, headerFields: ["WWW-Authenticate": header])
         let details = ServerErrorFormat.bearerChallenge.decode(response, Data())
         if let error = parameters?["error"], !error.isEmpty {
@@ -51,10 +57,13 @@ import FuzzSupport
             written.append(name + "=\"" + String(quoted) + "\"")
             expected[name] = value
         }
-        let header = "Bearer " + written.joined(separator: ", ")
-        let parameters = BearerChallenge.parameters(of: header)
-        require(parameters.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key, Array($0.value.unicodeScalars)) }) }
-                == Dictionary(uniqueKeysWithValues: expected.map { ($0.key, Array($0.value.unicodeScalars)) }),
-                "\(header.debugDescription) parses back to \(String(describing: parameters)), not \(expected)")
+        let parsers: [(String, (String) -> [String: String]?)] = [("Bearer", BearerChallenge.parameters(of:)), ("DPoP", DPoPChallenge.parameters(of:))]
+        for (scheme, parse) in parsers {
+            let header = scheme + " " + written.joined(separator: ", ")
+            let parameters = parse(header)
+            require(parameters.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key, Array($0.value.unicodeScalars)) }) }
+                    == Dictionary(uniqueKeysWithValues: expected.map { ($0.key, Array($0.value.unicodeScalars)) }),
+                    "\(header.debugDescription) parses back to \(String(describing: parameters)), not \(expected)")
+        }
     }
 }

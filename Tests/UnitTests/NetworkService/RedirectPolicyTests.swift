@@ -66,6 +66,29 @@ struct RedirectPolicyTests {
         #expect(refusal.description.contains("port"), "\(refusal)")
     }
 
+    @Test("a request carrying a DPoP proof follows no redirect, not even within its origin, and the refusal says why",
+          arguments: ["https://api.example.com/v1/posts/", "https://API.example.com:443/v2?x=1", "https://cdn.example.com/v1/posts"])
+    func dpopProofFollowsNoRedirect(target: String) throws {
+        let proof = "eyJ0eXAiOiJkcG9wK2p3dCJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJlLW9mLXRoZS1wcm9vZg"
+        for headers in [["DPoP": proof], ["dpop": proof], ["Authorization": "DPoP secret-token", "DPoP": proof]] {
+            let request = Self.request("https://api.example.com/v1/posts", headers: headers)
+            let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: target)!), "\(headers.keys)")
+            #expect(refusal.from == "https://api.example.com:443")
+            #expect(refusal.to == RedirectPolicy.origin(of: URL(string: target)!))
+            #expect(refusal.description.contains("DPoP proof") && refusal.description.contains("no redirect"), "\(refusal)")
+            #expect(!refusal.description.contains(proof) && !refusal.description.contains("secret-token"))
+        }
+    }
+
+    @Test("a DPoP proof is a credential: its value is never printed; a DPoP-Nonce header alone changes nothing")
+    func dpopHeaderIsACredential() {
+        let request = Self.request("https://api.example.com/v1/posts", headers: ["DPoP": "eyJ0eXAiOiJkcG9wK2p3dCJ9.e30.c2ln"])
+        #expect(RedirectPolicy.carriesCredential(request))
+        #expect(request.description.contains("DPoP: <redacted>") && !request.description.contains("c2ln"), "\(request)")
+        let withNonce = Self.request("https://api.example.com/v1/public", headers: ["DPoP-Nonce": "eyJ7S_zG.eyJH0-Z.HX4w-7v"])
+        #expect(RedirectPolicy.refusal(of: withNonce, redirectedTo: URL(string: "https://api.example.com/v1/public/")!) == nil)
+    }
+
     @Test("a transport error of a refused redirect shows both origins in full, even long host names")
     func refusalDescription() {
         let refusal = CrossOriginRedirect(from: "https://api.production.example.com:443", to: "https://collector.attacker.example.net:443")

@@ -46,6 +46,12 @@ struct AsyncHTTPClientTransportConformanceTests {
     @Test("a redirect within the origin keeps the bearer token and the body")
     func sameOriginRedirect() async throws { try await conformance.sameOriginRedirectKeepsItsCredential() }
 
+    @Test("a DPoP proof and a DPoP token reach the server byte for byte, and its DPoP-Nonce comes back")
+    func dpopProof() async throws { try await conformance.dpopProofArrivesAsSentAndItsNonceComesBack() }
+
+    @Test("a request carrying a DPoP proof follows no redirect, not even within its origin")
+    func dpopRedirectRefused() async throws { try await conformance.redirectOfADPoPProofIsRefused() }
+
     @Test("a body that never ends is refused past the limit, and the client stops reading")
     func endlessBody() async throws { try await conformance.endlessBodyIsRefusedPastTheLimit() }
 

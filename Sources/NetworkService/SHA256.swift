@@ -1,6 +1,8 @@
-/// SHA-256 (FIPS 180-4), for PKCE's S256 challenge: Foundation has no hash on Linux and the
-/// package takes no dependencies. Only ever hashes the code verifier, a few dozen bytes.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4): Foundation has no hash on Linux and the package takes no
+/// dependencies. It hashes short inputs only: PKCE's code verifier (the S256 challenge,
+/// OAuthSignIn), and for DPoP (RFC 9449) an access token (`ath`) and a public key's JWK
+/// (its RFC 7638 thumbprint).
+package enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -13,7 +15,7 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var padded = message
         padded.append(0x80)
