@@ -54,6 +54,12 @@ public final class LoopbackHTTPServer: Sendable {
         /// unless `announcedLength` is given: then that is its `Content-Length`, whatever is
         /// sent, and the chunks go out as they are.
         case stream(status: Int, announcedLength: Int? = nil, chunk: Data, interval: TimeInterval = 0, count: Int? = nil)
+        /// Writes these bytes as they are, head and body (a malformed status line, duplicated
+        /// header fields, a bare CR inside a value), then closes.
+        case raw(Data)
+        /// Writes nothing and keeps the connection open until the client closes it or
+        /// `seconds` pass, then closes: a server that never answers.
+        case silent(upTo: TimeInterval)
 
         /// A JSON answer: `text` with `Content-Type: application/json`.
         public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Reply {
@@ -157,6 +163,19 @@ public final class LoopbackHTTPServer: Sendable {
             sendAll(client, head(status: status, headers: ["Content-Type": "application/json"], length: promisedLength) + body)
         case let .stream(status, announcedLength, chunk, interval, count):
             stream(to: client, status: status, announcedLength: announcedLength, chunk: chunk, interval: interval, count: count)
+        case let .raw(bytes):
+            sendAll(client, bytes)
+        case let .silent(seconds):
+            waitForClose(client, upTo: seconds)
+        }
+    }
+
+    /// Waits until the client closes the connection (or sends more), for at most `seconds`.
+    private func waitForClose(_ client: Int32, upTo seconds: TimeInterval) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, !stopped.withLock({ $0 }) {
+            var descriptor = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, 100) != 0 { return }
         }
     }
 
