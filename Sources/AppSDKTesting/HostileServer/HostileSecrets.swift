@@ -1,0 +1,130 @@
+import Foundation
+
+/// The secrets of a hostile-server run, and every encoding in which the SDK sends one: what
+/// the kit searches every output for.
+///
+/// Each secret is short (under the 20 characters of the SDK's token-shaped redaction) and
+/// holds characters that every encoding writes differently (`/`, `+`, `=`, a space), so a
+/// leak shows whichever way it was written: an output hides a secret only by not containing it.
+/// Tokens keep to RFC 6750's `b64token` alphabet, so a stricter SDK still takes them.
+enum HostileSecrets {
+    /// The client id (not a secret; it is half of the Basic credentials).
+    static let clientID = "kit-client"
+    /// The client secret.
+    static let clientSecret = "Cs.Z3x8/+=&? y"
+    /// The access token the provider issues.
+    static let accessToken = "AT.q7Wz/4k+Pn="
+    /// The refresh token the provider issues.
+    static let refreshToken = "RT.n2Hv/8m+Lc="
+    /// The device code the provider issues.
+    static let deviceCode = "DC.p6Tg/1y+Mb="
+    /// The access token of a session the kit starts before a refresh, a sign-out or a userinfo call.
+    static let storedAccessToken = "AT.s9Kf/2x+Ra="
+    /// The refresh token of that session.
+    static let storedRefreshToken = "RT.s5Jd/3w+Qe="
+    /// The user code (not a secret: the user types it).
+    static let userCode = "WDJB-MJHT"
+    /// The account the well-behaved provider signs in.
+    static let subject = "alice"
+
+    /// The secrets the kit knows before a run: those it holds and those the provider issues.
+    static let known = [clientSecret, accessToken, refreshToken, deviceCode, storedAccessToken, storedRefreshToken]
+
+    /// Form fields whose values are secrets (RFC 6749, 7009, 8628).
+    static let secretFields: Set<String> = ["client_secret", "refresh_token", "device_code", "code", "code_verifier", "token",
+                                            "access_token", "password"]
+
+    /// Every secret the requests carried: the form fields above, the `Authorization` header's
+    /// Bearer token and Basic credentials (decoded, each half form-decoded), with the known ones.
+    static func collect(from requests: [LoopbackHTTPServer.Request]) -> [String] {
+        var secrets = Set(known)
+        for request in requests {
+            for (name, value) in FormDecoding.fields(of: request.body) where secretFields.contains(name) && !value.isEmpty {
+                secrets.insert(value)
+            }
+            guard let authorization = request.header("Authorization") else { continue }
+            if authorization.hasPrefix("Bearer ") {
+                secrets.insert(String(authorization.dropFirst(7)))
+            } else if authorization.hasPrefix("Basic "),
+                      let decoded = Data(base64Encoded: String(authorization.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
+                      let colon = decoded.firstIndex(of: ":") {
+                let secret = FormDecoding.decode(String(decoded[decoded.index(after: colon)...]))
+                if !secret.isEmpty { secrets.insert(secret) }
+            }
+        }
+        return secrets.filter { $0.count >= 4 }.sorted()
+    }
+
+    /// `secret` in every encoding the SDK sends one in, each with its name: as it is,
+    /// percent-encoded (a space as `%20`), form-encoded (a space as `+`), JSON-escaped (`\/`),
+    /// base64 (of itself, and of the Basic credentials `id:secret` the SDK builds).
+    static func encodings(of secret: String) -> [(name: String, text: String)] {
+        var forms: [(String, String)] = [("raw", secret),
+                                         ("percent-encoded", FormDecoding.encode(secret, spaceAsPlus: false)),
+                                         ("form-encoded", FormDecoding.encode(secret, spaceAsPlus: true)),
+                                         ("JSON-escaped", jsonEscaped(secret)),
+                                         ("base64", Data(secret.utf8).base64EncodedString())]
+        let basic = FormDecoding.encode(clientID, spaceAsPlus: true) + ":" + FormDecoding.encode(secret, spaceAsPlus: true)
+        forms.append(("base64 of the Basic credentials", Data(basic.utf8).base64EncodedString()))
+        forms.append(("Basic credentials", basic))
+        // A lower-case percent-encoding is the same bytes to a server, and an echo may use it.
+        forms.append(("percent-encoded, lower case", lowercasedEscapes(FormDecoding.encode(secret, spaceAsPlus: false))))
+        var seen = Set<String>()
+        return forms.filter { seen.insert($0.1).inserted }
+    }
+
+    /// `text` as a JSON string's contents, the way JSONSerialization writes it (`/` as `\/`).
+    static func jsonEscaped(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])) ?? Data()
+        let array = String(decoding: data, as: UTF8.self)
+        return String(array.dropFirst(2).dropLast(2))
+    }
+
+    private static func lowercasedEscapes(_ text: String) -> String {
+        var out = ""
+        var pending = 0
+        for character in text {
+            if character == "%" { pending = 2; out.append(character); continue }
+            if pending > 0 { pending -= 1; out += character.lowercased() } else { out.append(character) }
+        }
+        return out
+    }
+}
+
+/// `application/x-www-form-urlencoded`, as the SDK writes it, and read back.
+enum FormDecoding {
+    /// The name-value pairs of a form body.
+    static func fields(of body: Data) -> [(name: String, value: String)] {
+        String(decoding: body, as: UTF8.self).split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (decode(String(parts[0])), parts.count > 1 ? decode(String(parts[1])) : "")
+        }
+    }
+
+    /// The value of `name` in a form body.
+    static func field(_ name: String, of body: Data) -> String? {
+        fields(of: body).first { $0.name == name }?.value
+    }
+
+    /// A form-encoded value decoded (`+` as a space).
+    static func decode(_ text: String) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
+    }
+
+    /// `text` encoded: unreserved bytes kept, a space as `+` (or `%20`), every other byte `%XX`.
+    static func encode(_ text: String, spaceAsPlus: Bool) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "*"):
+                out.append(Character(UnicodeScalar(byte)))
+            case UInt8(ascii: " ") where spaceAsPlus:
+                out.append("+")
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,150 @@
+public import Foundation
+import NetworkService
+import Testing
+import TokenStore
+
+/// The hostile-server kit: every ``HostileMode`` (one per server-controlled input) played by a
+/// ``HostileProvider`` on loopback against the SDK over one transport, each checked against
+/// its ``HostileInvariant``s. The SDK's `URLSessionTransport` and the AsyncHTTPClient
+/// transport (`Integrations/AsyncHTTPClientTransport`) each run it, and `scripts/test` prints
+/// the summary line each prints.
+///
+/// Each broken invariant is recorded as a test issue naming the mode, so the call must come
+/// from a Swift Testing test:
+///
+/// ```swift
+/// @Suite("A hostile OAuth server against the SDK over URLSession")
+/// struct URLSessionHostileServerTests {
+///     let kit = HostileServerKit(transport: "URLSession") { timeout, maximumResponseBytes in
+///         URLSessionTransport(timeout: timeout, maximumResponseBytes: maximumResponseBytes)
+///     }
+///
+///     @Test("every hostile mode keeps every invariant")
+///     func everyMode() async { await kit.runEveryMode() }
+/// }
+/// ```
+public struct HostileServerKit: Sendable {
+    /// The transport's timeout in every mode, in seconds.
+    public static let transportTimeout: TimeInterval = 5
+    /// The longest a mode whose server answers may take.
+    public static let promptBound: Duration = .seconds(4)
+    /// The longest a mode whose server is slow or silent may take: the timeout and a margin
+    /// (a timeout more for each further request the operation makes to it in turn).
+    public static let slowBound: Duration = .seconds(transportTimeout + 5)
+    /// How long past its bound the kit waits for an operation before it gives up on it (a hang).
+    static let grace: Duration = .seconds(5)
+
+    /// The transport's name, for the summary line.
+    public let transport: String
+    let makeTransport: TransportConformance.MakeTransport
+    let maximumResponseBytes = TransportLimits.defaultMaximumResponseBytes
+
+    /// A kit for the transports `makeTransport` makes (called once per mode, with the kit's
+    /// timeout and the default size limit); `name` names them in the summary line.
+    public init(transport name: String, _ makeTransport: @escaping TransportConformance.MakeTransport) {
+        self.transport = name
+        self.makeTransport = makeTransport
+    }
+
+    /// Runs `modes` (every mode by default), `concurrency` at a time; records an issue per
+    /// broken invariant, prints the summary line, and returns the report.
+    @discardableResult
+    public func runEveryMode(_ modes: [HostileMode] = HostileMode.all, concurrency: Int = 4) async -> HostileReport {
+        let results = await withTaskGroup(of: (Int, [HostileViolation]).self) { group in
+            var results = [[HostileViolation]](repeating: [], count: modes.count)
+            var next = 0
+            func startNext() {
+                guard next < modes.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await run(modes[index])) }
+            }
+            for _ in 0..<max(concurrency, 1) { startNext() }
+            while let (index, violations) = await group.next() {
+                results[index] = violations
+                startNext()
+            }
+            return results
+        }
+        let violations = results.flatMap { $0 }
+        for violation in violations {
+            Issue.record(Comment(rawValue: "[\(transport)] \(violation)"))
+        }
+        let report = HostileReport(transport: transport, modes: modes.count,
+                                   checks: modes.reduce(0) { $0 + $1.invariants.count }, violations: violations)
+        print(report.summaryLine)
+        let counts = HostileMode.Category.allCases.map { category in "\(category) \(modes.filter { $0.category == category }.count)" }
+        print("hostile-server kit modes by category: " + counts.joined(separator: ", "))
+        return report
+    }
+
+    /// Runs one mode: the broken invariants.
+    public func run(_ mode: HostileMode) async -> [HostileViolation] {
+        let provider: HostileProvider
+        do {
+            provider = try HostileProvider(script: mode.script)
+        } catch {
+            return [HostileViolation(mode: mode.name, invariant: .finishesWithinBound, message: "the provider did not start: \(error)")]
+        }
+        defer { provider.stop() }
+        let transport = LoopbackGuardTransport(wrapping: makeTransport(Self.transportTimeout, maximumResponseBytes),
+                                               pretendedTLSPorts: mode.script.pretendsTLS ? [provider.port] : [])
+        let recorder = HostileRecorder()
+        let run = HostileRun(mode: mode, provider: provider, transport: transport, recorder: recorder)
+        let bound = switch mode.timing {
+        case .prompt: Self.promptBound
+        case let .slow(requests): Self.slowBound + .seconds(Self.transportTimeout * Double(max(requests, 1) - 1))
+        }
+        let started = ContinuousClock.now
+        let ended = await Deadline.run(within: bound + Self.grace) { await run.perform() }
+        var outcome = HostileOutcome()
+        outcome.elapsed = ContinuousClock.now - started
+        outcome.finished = ended != nil
+        outcome.succeeded = ended?.succeeded ?? false
+        outcome.error = ended?.error ?? recorder.recordedLaterError
+        await run.stopListening()
+        if mode.overTheSizeLimit { _ = await provider.waitForReplies(timeout: 5) }
+        outcome.storedBefore = recorder.storedBefore
+        outcome.storedAfter = await run.storedAfter()
+        outcome.outputs = recorder.recordedOutputs
+        outcome.shownToFrontEnd = recorder.recordedShown
+        outcome.events = recorder.recordedEvents
+        outcome.waitedOnSignInClock = run.signInClock.secondsWaited
+        outcome.exchanges = provider.requests
+        outcome.trapRequests = provider.trapRequests
+        outcome.refusals = transport.refusals
+        outcome.bytesSent = provider.bytesSent
+        return HostileChecks(mode: mode, outcome: outcome, bound: bound, maximumResponseBytes: maximumResponseBytes).violations()
+    }
+}
+
+/// Runs an operation against a deadline without waiting for it past the deadline (a hang
+/// that ignores cancellation must not hold the kit).
+enum Deadline {
+    /// The operation's value, or `nil` when `limit` passed first (the operation is then cancelled and left).
+    static func run<Value: Sendable>(within limit: Duration, _ operation: @escaping @Sendable () async -> Value) async -> Value? {
+        let pending = LockedValue<CheckedContinuation<Value?, Never>?>(nil)
+        let timer = LockedValue<Task<Void, Never>?>(nil)
+        func finish(_ value: Value?) -> Bool {
+            let continuation = pending.withLock { stored -> CheckedContinuation<Value?, Never>? in
+                defer { stored = nil }
+                return stored
+            }
+            continuation?.resume(returning: value)
+            return continuation != nil
+        }
+        return await withCheckedContinuation { continuation in
+            pending.withLock { $0 = continuation }
+            let work = Task {
+                let value = await operation()
+                if finish(value) { timer.withLock { $0 }?.cancel() }
+            }
+            timer.withLock {
+                $0 = Task {
+                    try? await Task.sleep(for: limit)
+                    if finish(nil) { work.cancel() }
+                }
+            }
+        }
+    }
+}
