@@ -11,6 +11,18 @@ struct HostileChecks {
     let bound: Duration
     /// The transport's body size limit.
     let maximumResponseBytes: Int
+    /// The secrets the run held or sent, each with its encodings.
+    private let secrets: [(secret: String, encodings: [(name: String, text: String)])]
+
+    init(mode: HostileMode, outcome: HostileOutcome, bound: Duration, maximumResponseBytes: Int) {
+        self.mode = mode
+        self.outcome = outcome
+        self.bound = bound
+        self.maximumResponseBytes = maximumResponseBytes
+        secrets = HostileSecrets.collect(from: outcome.exchanges.map(\.request) + outcome.trapRequests).map { secret in
+            (secret, HostileSecrets.encodings(of: secret))
+        }
+    }
 
     /// Every invariant of the mode the outcome breaks, each with what broke it first (and how
     /// many other findings there are).
@@ -41,8 +53,8 @@ struct HostileChecks {
     private func secretsInOutputs() -> [String] {
         var found: [String] = []
         for output in outcome.outputs + outcome.shownToFrontEnd {
-            for secret in secrets {
-                if let encoding = Self.leak(of: secret, in: output.text) {
+            for (secret, encodings) in secrets {
+                if let encoding = HostileSecrets.leak(of: secret, encoded: encodings, in: output.text) {
                     found.append("\(output.source) holds \(Self.name(of: secret)) (\(encoding)): \(Self.excerpt(output.text))")
                 }
             }
@@ -53,10 +65,10 @@ struct HostileChecks {
     private func controlCharactersInOutputs() -> [String] {
         var found: [String] = []
         for output in outcome.outputs + outcome.shownToFrontEnd {
-            let bad = output.text.unicodeScalars.filter { Self.isForbidden($0, multiline: output.multiline) }
+            let bad = output.text.unicodeScalars.filter { HostileText.isForbidden($0, multiline: output.multiline) }
             if let first = bad.first {
                 found.append("\(output.source) holds \(bad.count) control character\(bad.count == 1 ? "" : "s") "
-                    + "(first U+\(String(first.value, radix: 16, uppercase: true))): \(Self.excerpt(Self.visible(output.text)))")
+                    + "(first U+\(String(first.value, radix: 16, uppercase: true))): \(Self.excerpt(HostileText.visible(output.text)))")
             }
         }
         return Array(Set(found)).sorted()
@@ -80,8 +92,8 @@ struct HostileChecks {
         for request in outcome.trapRequests {
             let wire = ([request.target] + request.headers.map { "\($0.key): \($0.value)" }
                 + [String(decoding: request.body, as: UTF8.self)]).joined(separator: "\n")
-            for secret in secrets {
-                if let encoding = Self.leak(of: secret, in: wire) {
+            for (secret, encodings) in secrets {
+                if let encoding = HostileSecrets.leak(of: secret, encoded: encodings, in: wire) {
                     found.append("the other origin received \(Self.name(of: secret)) (\(encoding)) in \(request.method) \(request.target)")
                 }
             }
@@ -155,24 +167,6 @@ struct HostileChecks {
 
     // MARK: Secrets
 
-    /// The secrets the run held or sent.
-    private var secrets: [String] {
-        HostileSecrets.collect(from: outcome.exchanges.map(\.request) + outcome.trapRequests)
-    }
-
-    /// The name of the first encoding of `secret` in `text`, or of an 8-character piece of it.
-    static func leak(of secret: String, in text: String) -> String? {
-        for (name, encoded) in HostileSecrets.encodings(of: secret) where text.contains(encoded) {
-            return name
-        }
-        let characters = Array(secret)
-        if characters.count > 8 {
-            for start in 0...(characters.count - 8) where text.contains(String(characters[start..<start + 8])) {
-                return "8 characters of it"
-            }
-        }
-        return nil
-    }
 
     static func name(of secret: String) -> String {
         switch secret {
@@ -189,30 +183,12 @@ struct HostileChecks {
     /// `text` with every secret (in every encoding) masked, so a report never repeats one.
     private func mask(_ text: String) -> String {
         var text = text
-        for secret in secrets {
-            for (_, encoded) in HostileSecrets.encodings(of: secret) {
+        for (_, encodings) in secrets {
+            for (_, encoded) in encodings {
                 text = text.replacingOccurrences(of: encoded, with: "<SECRET>")
             }
         }
         return text
-    }
-
-    // MARK: Control characters
-
-    /// C0 and C1 controls, DEL, and the bidirectional formatting characters; a line break or
-    /// a tab only in a multi-line text (a `dump`, whose lines are the SDK's own).
-    static func isForbidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09: !multiline
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
-
-    /// `text` with every forbidden character written as `\u{…}`.
-    static func visible(_ text: String) -> String {
-        text.unicodeScalars.map { isForbidden($0, multiline: false) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
     }
 
     // MARK: Sessions
@@ -222,10 +198,10 @@ struct HostileChecks {
     /// control character, an expiry no clock can print.
     static func refusable(_ credentials: Credentials) -> [String] {
         var found: [String] = []
-        if credentials.accessToken.unicodeScalars.contains(where: { isForbidden($0, multiline: false) || $0 == " " }) {
+        if credentials.accessToken.unicodeScalars.contains(where: { HostileText.isForbidden($0, multiline: false) || $0 == " " }) {
             found.append("the stored access token holds a control character or a space")
         }
-        if credentials.accountID.unicodeScalars.contains(where: { isForbidden($0, multiline: false) }) {
+        if credentials.accountID.unicodeScalars.contains(where: { HostileText.isForbidden($0, multiline: false) }) {
             found.append("the stored account id holds a control character")
         }
         if let expiry = credentials.accessTokenExpiresAt {

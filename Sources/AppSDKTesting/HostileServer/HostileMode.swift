@@ -12,7 +12,7 @@ public struct HostileMode: Sendable {
     /// What kind of input a mode varies.
     public enum Category: String, Sendable, CaseIterable, CustomStringConvertible {
         case bodies, statuses, headers, redirects, slowAndSilent, controlCharacters, echoedSecrets, absurdNumbers,
-             tokens, verificationURIs, userinfo, discovery, revocation
+             tokens, verificationURIs, userinfo, discovery, revocation, api
         /// For example `slow and silent answers`.
         public var description: String {
             switch self {
@@ -29,6 +29,7 @@ public struct HostileMode: Sendable {
             case .userinfo: "userinfo"
             case .discovery: "discovery"
             case .revocation: "revocation"
+            case .api: "API answers"
             }
         }
     }

@@ -16,6 +16,9 @@ public enum HostileOperation: String, Sendable, CaseIterable, CustomStringConver
     case userinfo
     /// `SessionService.signOut()` of a stored session: both tokens revoked at the revocation endpoint.
     case revocation
+    /// `SessionService.request` with a stored session whose token is not due: `GET {issuer}/api/me`
+    /// with the access token, through `Server.send` (a 401 refreshes and retries once).
+    case apiCall
 
     /// For example `client-credentials sign-in`.
     public var description: String {
@@ -26,6 +29,7 @@ public enum HostileOperation: String, Sendable, CaseIterable, CustomStringConver
         case .refresh: "refresh"
         case .userinfo: "userinfo"
         case .revocation: "revocation"
+        case .apiCall: "API call"
         }
     }
 

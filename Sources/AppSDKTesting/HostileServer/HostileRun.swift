@@ -39,7 +39,7 @@ struct HostileRun: Sendable {
         switch mode.operation {
         case .discovery, .clientCredentialsSignIn:
             let oauth = try await discover()
-            let session = session(.clientCredentials(oauth, scopes: ["read"]))
+            let session = try session(.clientCredentials(oauth, scopes: ["read"]))
             let result = try await session.signIn(with: .clientCredentials(oauth, scopes: ["read"]))
             signedIn(result)
             // The sign-in is the operation; the call shows what the stored token does on the wire.
@@ -52,7 +52,7 @@ struct HostileRun: Sendable {
         case .deviceSignIn:
             var oauth = try await discover()
             oauth.clock = signInClock.clock
-            let session = session(.oauth2(oauth))
+            let session = try session(.oauth2(oauth))
             let recorder = recorder
             let result = try await session.signIn(with: .device(oauth, scopes: ["openid"]) { authorization in
                 recorder.printed("the device authorization", authorization)
@@ -72,9 +72,14 @@ struct HostileRun: Sendable {
                 clock.advance(by: seconds)
                 try await Task.sleep(for: .milliseconds(5))
             }
-            let session = session(configuration)
+            let session = try session(configuration)
             try await startStoredSession(session)
             clock.advance(by: 3_601)
+            try await callAPI(session)
+        case .apiCall:
+            let oauth = try await discover()
+            let session = try session(.oauth2(oauth))
+            try await startStoredSession(session)
             try await callAPI(session)
         case .userinfo:
             let oauth = try await discover()
@@ -82,7 +87,7 @@ struct HostileRun: Sendable {
             _ = try await oauth.userInfo(accessToken: AccessToken(HostileSecrets.storedAccessToken))
         case .revocation:
             let oauth = try await discover()
-            let session = session(.oauth2(oauth))
+            let session = try session(.oauth2(oauth))
             try await startStoredSession(session)
             let result = try await session.signOut()
             recorder.printed("the sign-out result", result)
@@ -107,13 +112,12 @@ struct HostileRun: Sendable {
     }
 
     /// A service over the provider's API route, its observer and events recorded.
-    private func session(_ configuration: SessionService.Configuration) -> SessionService {
+    private func session(_ configuration: SessionService.Configuration) throws -> SessionService {
         var configuration = configuration
         let recorder = recorder
         configuration.observer = SessionObserver { recorder.record($0) }
-        let api = try? Server(baseURL: provider.issuer.absoluteString + "/api", transport: transport)
-        let session = SessionService(server: api ?? (try! Server(baseURL: "http://127.0.0.1:1")), tokenStore: store,
-                                     configuration: configuration)
+        let api = try Server(baseURL: provider.issuer.absoluteString + "/api", transport: transport)
+        let session = SessionService(server: api, tokenStore: store, configuration: configuration)
         let events = session.events()
         listeners.withLock { $0.append(Task { for await event in events { recorder.event(event) } }) }
         return session

@@ -26,11 +26,18 @@ import TokenStore
 public struct HostileServerKit: Sendable {
     /// The transport's timeout in every mode, in seconds.
     public static let transportTimeout: TimeInterval = 5
-    /// The longest a mode whose server answers may take.
-    public static let promptBound: Duration = .seconds(4)
+    /// The longest a mode whose server answers may take (longer under a sanitizer: ``slowdown``).
+    public static let promptBound: Duration = .seconds(4) * slowdown
     /// The longest a mode whose server is slow or silent may take: the timeout and a margin
     /// (a timeout more for each further request the operation makes to it in turn).
-    public static let slowBound: Duration = .seconds(transportTimeout + 5)
+    public static let slowBound: Duration = .seconds(transportTimeout) + .seconds(5) * slowdown
+    /// How much longer than usual an operation may take: 5 under ThreadSanitizer or
+    /// AddressSanitizer (`scripts/sanitize` sets their options; they run code 5 to 15 times
+    /// slower), else 1. The transport's timeout stays as it is.
+    public static let slowdown: Double = {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["TSAN_OPTIONS"] != nil || environment["ASAN_OPTIONS"] != nil ? 5 : 1
+    }()
     /// How long past its bound the kit waits for an operation before it gives up on it (a hang).
     static let grace: Duration = .seconds(5)
 
@@ -114,7 +121,12 @@ public struct HostileServerKit: Sendable {
         outcome.trapRequests = provider.trapRequests
         outcome.refusals = transport.refusals
         outcome.bytesSent = provider.bytesSent
-        return HostileChecks(mode: mode, outcome: outcome, bound: bound, maximumResponseBytes: maximumResponseBytes).violations()
+        let checking = ContinuousClock.now
+        let violations = HostileChecks(mode: mode, outcome: outcome, bound: bound, maximumResponseBytes: maximumResponseBytes).violations()
+        if ProcessInfo.processInfo.environment["HOSTILE_KIT_TRACE"] != nil {
+            print("hostile-kit trace: \(HostileChecks.seconds(outcome.elapsed)) s, until checks \(checking - started), checks \(ContinuousClock.now - checking), outputs \(outcome.outputs.count) \(mode.name)")
+        }
+        return violations
     }
 }
 
