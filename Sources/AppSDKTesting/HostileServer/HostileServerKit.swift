@@ -87,76 +87,29 @@ public struct HostileServerKit: Sendable {
 
     /// Runs one mode: the broken invariants.
     public func run(_ mode: HostileMode) async -> [HostileViolation] {
-        let provider: HostileProvider
+        let run: HostileRun
         do {
-            provider = try HostileProvider(script: mode.script)
+            run = try HostileRun(mode: mode, transport: makeTransport(Self.transportTimeout, maximumResponseBytes))
         } catch {
             return [HostileViolation(mode: mode.name, invariant: .finishesWithinBound, message: "the provider did not start: \(error)")]
         }
-        defer { provider.stop() }
-        let transport = LoopbackGuardTransport(wrapping: makeTransport(Self.transportTimeout, maximumResponseBytes),
-                                               pretendedTLSPorts: mode.script.pretendsTLS ? [provider.port] : [])
-        let recorder = HostileRecorder()
-        let run = HostileRun(mode: mode, provider: provider, transport: transport, recorder: recorder)
-        let bound = switch mode.timing {
-        case .prompt: Self.promptBound
-        case let .slow(requests): Self.slowBound + .seconds(Self.transportTimeout * Double(max(requests, 1) - 1))
-        }
-        let started = ContinuousClock.now
-        let ended = await Deadline.run(within: bound + Self.grace) { await run.perform() }
-        var outcome = HostileOutcome()
-        outcome.elapsed = ContinuousClock.now - started
-        outcome.finished = ended != nil
-        outcome.succeeded = ended?.succeeded ?? false
-        outcome.error = ended?.error ?? recorder.recordedLaterError
-        await run.stopListening()
-        if mode.overTheSizeLimit { _ = await provider.waitForReplies(timeout: 5) }
-        outcome.storedBefore = recorder.storedBefore
-        outcome.storedAfter = await run.storedAfter()
-        outcome.outputs = recorder.recordedOutputs
-        outcome.shownToFrontEnd = recorder.recordedShown
-        outcome.events = recorder.recordedEvents
-        outcome.waitedOnSignInClock = run.signInClock.secondsWaited
-        outcome.exchanges = provider.requests
-        outcome.trapRequests = provider.trapRequests
-        outcome.refusals = transport.refusals
-        outcome.bytesSent = provider.bytesSent
+        defer { run.provider.stop() }
+        let bound = bound(of: mode)
+        let outcome = await run.outcome(givingUpAfter: bound + Self.grace)
         let checking = ContinuousClock.now
         let violations = HostileChecks(mode: mode, outcome: outcome, bound: bound, maximumResponseBytes: maximumResponseBytes).violations()
         if ProcessInfo.processInfo.environment["HOSTILE_KIT_TRACE"] != nil {
-            print("hostile-kit trace: \(HostileChecks.seconds(outcome.elapsed)) s, until checks \(checking - started), checks \(ContinuousClock.now - checking), outputs \(outcome.outputs.count) \(mode.name)")
+            print("hostile-kit trace: \(HostileChecks.seconds(outcome.elapsed)) s, checks \(ContinuousClock.now - checking), "
+                + "\(outcome.outputs.count) outputs: \(mode.name)")
         }
         return violations
     }
-}
 
-/// Runs an operation against a deadline without waiting for it past the deadline (a hang
-/// that ignores cancellation must not hold the kit).
-enum Deadline {
-    /// The operation's value, or `nil` when `limit` passed first (the operation is then cancelled and left).
-    static func run<Value: Sendable>(within limit: Duration, _ operation: @escaping @Sendable () async -> Value) async -> Value? {
-        let pending = LockedValue<CheckedContinuation<Value?, Never>?>(nil)
-        let timer = LockedValue<Task<Void, Never>?>(nil)
-        func finish(_ value: Value?) -> Bool {
-            let continuation = pending.withLock { stored -> CheckedContinuation<Value?, Never>? in
-                defer { stored = nil }
-                return stored
-            }
-            continuation?.resume(returning: value)
-            return continuation != nil
-        }
-        return await withCheckedContinuation { continuation in
-            pending.withLock { $0 = continuation }
-            let work = Task {
-                let value = await operation()
-                if finish(value) { timer.withLock { $0 }?.cancel() }
-            }
-            timer.withLock {
-                $0 = Task {
-                    try? await Task.sleep(for: limit)
-                    if finish(nil) { work.cancel() }
-                }
-            }
+    /// The longest `mode`'s operation may take.
+    func bound(of mode: HostileMode) -> Duration {
+        switch mode.timing {
+        case .prompt: Self.promptBound
+        case let .slow(requests): Self.slowBound + .seconds(Self.transportTimeout * Double(max(requests, 1) - 1))
         }
     }
 }
