@@ -78,11 +78,14 @@ extension CLITests {
                         }
                     }
                 }
+                // Written before the issues, in one unbuffered write, so that the test runner's own
+                // output cannot split the line.
+                let line = "\nhostile-server kit (app-oauth): \(Self.invariants) invariants, \(what) [\(transport)]: "
+                    + "\(broken.count) violation\(broken.count == 1 ? "" : "s")\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
                 for message in broken {
                     Issue.record(Comment(rawValue: "\(what) [\(transport)]: \(message)"))
                 }
-                print("hostile-server kit (app-oauth): \(Self.invariants) invariants, \(what) [\(transport)]: "
-                    + "\(broken.count) violation\(broken.count == 1 ? "" : "s")")
             }
 
             private func masked(_ outcome: CLIProcess.Outcome, _ secrets: [String]) -> String {

@@ -116,6 +116,8 @@ struct HostileChecks {
             if !signedOut.contains(reason) {
                 found.append("no signedOut(\(reason)) event; events: \(outcome.events.map { "\($0)" }.joined(separator: ", "))")
             }
+        case (.notReplaced, _):
+            if let after, after != outcome.storedBefore { found.append("the stored credentials were replaced by the hostile answer's") }
         case (.byOperation, .revocation):
             if after != nil { found.append("the store still holds the session after sign-out") }
             if !signedOut.contains(.userSignedOut) { found.append("no signedOut(userSignedOut) event") }

@@ -52,6 +52,10 @@ public struct HostileMode: Sendable {
         case byOperation
         /// The session ends, for this reason, and the store is empty.
         case ended(SignOutReason)
+        /// The stored credentials are kept or the session ends, for whatever reason: they are
+        /// never replaced by the hostile answer's (a refresh answered with a token the SDK
+        /// must refuse, which could be read as passing or as final).
+        case notReplaced
         /// Not checked beyond never storing a token the SDK should refuse.
         case unchecked
     }

@@ -74,14 +74,16 @@ public struct HostileServerKit: Sendable {
             return results
         }
         let violations = results.flatMap { $0 }
+        let report = HostileReport(transport: transport, modes: modes.count,
+                                   checks: modes.reduce(0) { $0 + $1.invariants.count }, violations: violations)
+        // Written before the issues, in one unbuffered write, so that the test runner's own
+        // output cannot split the line.
+        let counts = HostileMode.Category.allCases.map { category in "\(category) \(modes.filter { $0.category == category }.count)" }
+        let lines = "\n" + report.summaryLine + "\nhostile-server kit modes by category: " + counts.joined(separator: ", ") + "\n"
+        FileHandle.standardOutput.write(Data(lines.utf8))
         for violation in violations {
             Issue.record(Comment(rawValue: "[\(transport)] \(violation)"))
         }
-        let report = HostileReport(transport: transport, modes: modes.count,
-                                   checks: modes.reduce(0) { $0 + $1.invariants.count }, violations: violations)
-        print(report.summaryLine)
-        let counts = HostileMode.Category.allCases.map { category in "\(category) \(modes.filter { $0.category == category }.count)" }
-        print("hostile-server kit modes by category: " + counts.joined(separator: ", "))
         return report
     }
 

@@ -3,8 +3,8 @@ public import NetworkService
 import TokenStore
 
 /// The transport the hostile-server kit hands the SDK: it wraps the transport under test and
-/// keeps every request on loopback. A request for any other host, for a port no socket can
-/// have, or for a scheme other than http(s) is never sent: it is recorded as a violation and
+/// keeps every request on loopback. A request for any other host, for a port that does not
+/// fit in 16 bits, or for a scheme other than http(s) is never sent: it is recorded as a violation and
 /// fails as `cannotConnect`, so no hostile document can make a test reach the network (or
 /// crash a transport on a port above 65535). Requests for `https://127.0.0.1:PORT` of a
 /// provider that ``HostileProvider/pretendsTLS`` go to its plain-HTTP port.
@@ -51,7 +51,8 @@ public final class LoopbackGuardTransport: HTTPTransport {
         }
         guard scheme == "http" || scheme == "https" else { throw refuse("not an http(s) URL") }
         guard ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) else { throw refuse("not a loopback host") }
-        guard (1...65_535).contains(port) else { throw refuse("port \(port) is outside 1…65535") }
+        // Port 0 fails to connect; a port above 65535 crashes a transport that takes it as 16 bits.
+        guard (0...65_535).contains(port) else { throw refuse("port \(port) is outside 0…65535") }
         if scheme == "https" {
             guard tlsPorts.contains(port), var plain = components else { throw refuse("no TLS on this loopback port") }
             plain.scheme = "http"

@@ -9,7 +9,7 @@ extension HostileMode {
         tokenType("mac", .clientCredentialsSignIn, .refused),
         tokenType("N_A", .clientCredentialsSignIn, .refused),
         tokenType("empty", .clientCredentialsSignIn, .refused, value: ""),
-        tokenType("mac", .refresh, .refused),
+        tokenType("mac", .refresh, .refused, session: .notReplaced),
         tokenType("N_A", .deviceSignIn, .refused),
         tokenType("bearer, in lower case (RFC 6749 §5.1: case-insensitive)", .clientCredentialsSignIn, .succeeds, value: "bearer"),
         HostileMode("token endpoint (client-credentials sign-in): no token_type", .tokens, attacks: .clientCredentialsSignIn,
@@ -20,7 +20,7 @@ extension HostileMode {
         accessToken("a line feed", "AT.lf\nX-Injected: 1", .clientCredentialsSignIn),
         accessToken("a NUL", "AT.nul\u{0}tail", .clientCredentialsSignIn),
         accessToken("a space", "AT.sp tail", .clientCredentialsSignIn),
-        accessToken("a line feed", "AT.lf\nX-Injected: 1", .refresh),
+        accessToken("a line feed", "AT.lf\nX-Injected: 1", .refresh, session: .notReplaced),
         HostileMode("token endpoint (client-credentials sign-in): the access token is a number", .tokens,
                     attacks: .clientCredentialsSignIn, expecting: .refused) { script in
             script.token = { _ in HostileAnswers.ok(#"{"access_token":12345,"token_type":"Bearer","expires_in":3600}"#) }
@@ -43,8 +43,10 @@ extension HostileMode {
     ]
 
     /// A mode whose token answer's `token_type` is `value` (`what` by default).
-    static func tokenType(_ what: String, _ operation: HostileOperation, _ result: Result, value: String? = nil) -> HostileMode {
-        HostileMode("token endpoint (\(operation)): token_type \(what)", .tokens, attacks: operation, expecting: result) { script in
+    static func tokenType(_ what: String, _ operation: HostileOperation, _ result: Result, value: String? = nil,
+                          session: Session = .byOperation) -> HostileMode {
+        HostileMode("token endpoint (\(operation)): token_type \(what)", .tokens, attacks: operation, expecting: result,
+                    session: session) { script in
             script.token = { context in
                 var fields = HostileAnswers.tokenFields(context)
                 fields["token_type"] = value ?? what
@@ -54,9 +56,10 @@ extension HostileMode {
     }
 
     /// A mode whose access token holds `what`.
-    static func accessToken(_ what: String, _ token: String, _ operation: HostileOperation) -> HostileMode {
+    static func accessToken(_ what: String, _ token: String, _ operation: HostileOperation,
+                            session: Session = .byOperation) -> HostileMode {
         HostileMode("token endpoint (\(operation)): an access token holding \(what)", .tokens, attacks: operation,
-                    expecting: .refused) { script in
+                    expecting: .refused, session: session) { script in
             script.token = { context in
                 var fields = HostileAnswers.tokenFields(context)
                 fields["access_token"] = token
