@@ -4,7 +4,8 @@ import Testing
 
 extension CLITests {
     /// `app-oauth` as a process against AppSDKTesting's hostile provider on loopback (the
-    /// hostile-server kit's, issue 33), over both transports. The invariants of each case:
+    /// hostile-server kit's, issue 33), over both transports, one case per item of the issue
+    /// that a server (or its absence) controls. The invariants of each case:
     /// no run crashes (a documented exit code) or outlives its bound, nothing printed holds a
     /// control character from the server or a secret in any encoding it was sent in (but
     /// `token`'s own stdout, whose job is the access token), and the hostile answer ends as
@@ -225,6 +226,58 @@ extension CLITests {
             setup.check("a port above 65535", [Run(outcome: issuer), Run(outcome: endpoint)],
                         expecting: [(issuer.status != Exit.ok, "sign-in with the issuer on port 99999 succeeded"),
                                     (endpoint.status != Exit.ok, "sign-in with the token endpoint on port 99999 succeeded")])
+        }
+
+        @Test("sign-out with the provider down, then with its discovery naming another issuer: signed out locally (0), token then not signed in",
+              arguments: transports)
+        func signOutWithoutTheProvider(transport: String) async throws {
+            for what in ["the provider down", "discovery naming another issuer"] {
+                let answers = Counter()
+                let setup = try Setup(transport, script: HostileScript { script in
+                    script.discovery = { context in
+                        var document = HostileAnswers.discoveryDocument(context)
+                        if answers.next() > 1 { document["issuer"] = "http://127.0.0.1:1/other" }
+                        return HostileAnswers.ok(HostileAnswers.json(document))
+                    }
+                })
+                defer { setup.remove() }
+                let signIn = try await setup.run(setup.signIn())
+                if what == "the provider down" { setup.provider.stop() }
+                let signOut = try await setup.run(["sign-out"] + setup.store)
+                let token = try await setup.run(["token"] + setup.store)
+                setup.check("sign-out with \(what)", [Run(outcome: signIn), Run(outcome: signOut), Run(outcome: token, stdoutIsTheToken: true)],
+                            expecting: [(signIn.status == Exit.ok, "the sign-in failed: \(signIn)"),
+                                        (signOut.status == Exit.ok, "sign-out exited \(signOut.status): signing out locally always works"),
+                                        (token.status == Exit.notSignedIn, "token after sign-out exited \(token.status), not 65")])
+            }
+        }
+
+        @Test("a client-secret file ending in CRLF: the secret goes without the CR", arguments: transports)
+        func clientSecretFileWithCRLF(transport: String) async throws {
+            let setup = try Setup(transport, script: HostileScript())
+            defer { setup.remove() }
+            try Data((HostileSecrets.clientSecret + "\r\n").utf8).write(to: setup.cli.folder.appendingPathComponent("secret"))
+            let signIn = try await setup.run(setup.signIn())
+            let sent = setup.provider.requests.filter { $0.route == .token }.compactMap { exchange in
+                exchange.request.header("Authorization").flatMap { Data(base64Encoded: String($0.dropFirst(6))) }
+                    .map { String(decoding: $0, as: UTF8.self) }
+            }
+            setup.check("a client-secret file ending in CRLF", [Run(outcome: signIn)],
+                        expecting: [(signIn.status == Exit.ok, "the sign-in failed: \(signIn.status)"),
+                                    (!sent.isEmpty && sent.allSatisfy { !$0.contains("%0D") && !$0.contains("\r") },
+                                     "the client secret went with its carriage return")])
+        }
+
+        @Test("an issuer written HTTP://: signed in, or refused as a usage error before anything is sent", arguments: transports)
+        func upperCaseScheme(transport: String) async throws {
+            let setup = try Setup(transport, script: HostileScript())
+            defer { setup.remove() }
+            let issuer = setup.provider.issuer.absoluteString.replacingOccurrences(of: "http://", with: "HTTP://")
+            let signIn = try await setup.run(["sign-in", "--issuer", issuer, "--client-id", HostileSecrets.clientID,
+                                              "--client-credentials", "--client-secret-file", setup.cli.path("secret")] + setup.store)
+            setup.check("an issuer written HTTP://", [Run(outcome: signIn)],
+                        expecting: [(signIn.status == Exit.ok || (signIn.status == Exit.usage && setup.provider.requests.isEmpty),
+                                     "exit \(signIn.status) after \(setup.provider.requests.count) request(s): \(signIn.errorOutput)")])
         }
 
         /// An unsigned JWT (`alg` `none`) for `alice` whose `exp` is `exp`, as written.
