@@ -55,7 +55,8 @@ struct HostileChecks {
         for output in outcome.outputs + outcome.shownToFrontEnd {
             for (secret, encodings) in secrets {
                 if let encoding = HostileSecrets.leak(of: secret, encoded: encodings, in: output.text) {
-                    found.append("\(output.source) holds \(Self.name(of: secret)) (\(encoding)): \(Self.excerpt(output.text))")
+                    let at = encodings.first { $0.name == encoding }?.text ?? String(secret.prefix(8))
+                    found.append("\(output.source) holds \(Self.name(of: secret)) (\(encoding)): \(Self.excerpt(output.text, around: at))")
                 }
             }
         }
@@ -217,9 +218,16 @@ struct HostileChecks {
 
     // MARK: Text
 
-    static func excerpt(_ text: String) -> String {
+    /// `text` on one line, at most about 240 characters of it: from the start, or around
+    /// the first `needle` when it is further in.
+    static func excerpt(_ text: String, around needle: String? = nil) -> String {
         let line = text.replacingOccurrences(of: "\n", with: " ⏎ ")
-        return line.count > 240 ? String(line.prefix(240)) + "…" : line
+        guard line.count > 240 else { return line }
+        guard let needle, let range = line.range(of: needle),
+              line.distance(from: line.startIndex, to: range.lowerBound) > 200 else { return String(line.prefix(240)) + "…" }
+        let start = line.index(range.lowerBound, offsetBy: -120)
+        let end = line.index(start, offsetBy: 240, limitedBy: line.endIndex) ?? line.endIndex
+        return "…" + line[start..<end] + (end < line.endIndex ? "…" : "")
     }
 
     static func seconds(_ duration: Duration) -> String {
