@@ -78,7 +78,11 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         self.method = method
         self.path = path
         self.statusCode = statusCode
-        self.serverErrorCode = serverErrorCode
+        // A code is the server's word too: one with control characters is shown escaped.
+        self.serverErrorCode = serverErrorCode.map { code in
+            code.rawValue.unicodeScalars.contains(where: Redaction.isUnprintable)
+                ? ServerErrorCode(rawValue: Redaction.printable(code.rawValue)) : code
+        }
         self.serverMessage = serverMessage.map { Redaction.printable(Redaction.redact($0)) }
         self.authenticateChallenge = authenticateChallenge.map { Redaction.printable(Redaction.redact($0)) }
         self.responseSnippet = responseSnippet.map(Redaction.printable)

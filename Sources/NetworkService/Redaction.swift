@@ -35,10 +35,12 @@ package enum Redaction {
     }
 
     /// `text` with each of `secrets` replaced by `<redacted>`, in every encoding the SDK sends a
-    /// secret in or a server may echo it in (``encodings(of:)``), longest first.
+    /// secret in or a server may echo it in (``encodings(of:)``), longest first. A form shorter
+    /// than 4 characters is left alone: it would garble any text (a test's token `t` in
+    /// `invalid_token`), and no real secret is that short.
     package static func redactingSecrets(_ text: String, _ secrets: [String]) -> String {
         guard !secrets.isEmpty, !text.isEmpty else { return text }
-        let forms = Set(secrets.flatMap(encodings(of:))).sorted { $0.count > $1.count }
+        let forms = Set(secrets.flatMap(encodings(of:))).filter { $0.count >= 4 }.sorted { $0.count > $1.count }
         return forms.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
     }
 

@@ -120,7 +120,7 @@ extension Server {
                 kind: .httpStatus, method: endpoint.method, path: endpoint.path.rendered,
                 statusCode: response.statusCode, serverErrorCode: details?.code,
                 serverMessage: message.map { Redaction.redact($0, secrets: secrets) },
-                authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate"),
+                authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate").map { Redaction.redact($0, secrets: secrets) },
                 responseSnippet: details == nil && message == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil,
                 retryAfter: RetryAfter.seconds(response.value(forHeaderField: "Retry-After"), now: Date())
             )

@@ -75,7 +75,15 @@ final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
     /// its `Content-Length` is over the limit (the request is then ended).
     func receive(_ response: URLResponse) -> Bool {
         if lock.withLock({ outcome != nil }) { return false }
-        let announced = response.expectedContentLength
+        var announced = response.expectedContentLength
+        if announced < 0, let field = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length") {
+            // A length that does not fit in 64 bits (2^64, say) reads as unknown (-1) here:
+            // it is still a length over any limit.
+            let digits = field.trimmingCharacters(in: .whitespaces)
+            if !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+                announced = Int64(digits) ?? .max
+            }
+        }
         guard announced > Int64(maximumBytes) else { return true }
         finish(.failure(TransportError(.responseTooLarge,
                                        underlying: ResponseTooLarge(limit: maximumBytes, announcedLength: Int(clamping: announced)))))

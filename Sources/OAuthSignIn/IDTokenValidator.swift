@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 
 /// The checks of OpenID Connect Core §3.1.3.7 an ID token from the token endpoint gets here,
 /// in this order: a JWT with a JSON payload, `iss`, `aud`, `azp`, `exp`, `iat`, `nonce`, `sub`.
@@ -58,6 +59,9 @@ enum IDTokenValidator {
         guard let sub = claims["sub"]?.string, !sub.isEmpty else {
             throw invalid(.subject, "It has no `sub`.")
         }
+        if let problem = Self.problem(withSubject: sub) {
+            throw invalid(.subject, "Its `sub` \(problem).")
+        }
         return IDTokenClaims(sub: sub, iss: iss, aud: audience, exp: exp, iat: iat, nonce: claims["nonce"]?.string,
                              azp: azp, claims: claims)
     }
@@ -76,5 +80,14 @@ enum IDTokenValidator {
     private static func date(_ value: JSONValue?) -> Date? {
         guard let seconds = value?.number, seconds.isFinite, seconds >= 0, seconds < 1e11 else { return nil }
         return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Why `sub` is no account id to keep, or `nil`: OpenID Connect Core §2 has it at most 255
+    /// ASCII characters; one with a control character (an escape sequence for the terminal that
+    /// shows it) or longer than 255 characters is refused.
+    static func problem(withSubject sub: String) -> String? {
+        if sub.unicodeScalars.count > 255 { return "is longer than 255 characters" }
+        if sub.unicodeScalars.contains(where: Redaction.isUnprintable) { return "holds a control character" }
+        return nil
     }
 }

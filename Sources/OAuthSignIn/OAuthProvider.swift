@@ -99,6 +99,9 @@ public struct OAuthProvider: Sendable {
         guard let sub = claims["sub"]?.string, !sub.isEmpty else {
             throw SignInError.invalidResponse.with(detail: "The userinfo endpoint's answer has no `sub`.")
         }
+        if let problem = IDTokenValidator.problem(withSubject: sub) {
+            throw SignInError.invalidResponse.with(detail: "The userinfo endpoint's `sub` \(problem).")
+        }
         if let subject, sub != subject {
             throw SignInError.invalidResponse.with(detail: "The userinfo endpoint's answer is about another user than "
                 + "the session's (OpenID Connect Core §5.3.4): it is not used.")

@@ -139,6 +139,9 @@ public struct SignInError: Error, Sendable {
 
     init(_ kind: Kind, code: ServerErrorCode? = nil, idTokenCheck: IDTokenCheck? = nil,
          loopbackFailure: LoopbackFailure? = nil, detail: String? = nil, underlying: (any Error)? = nil) {
+        // The server's code, as every server-chosen text here, cannot drive a terminal.
+        let code = code.map { $0.rawValue.unicodeScalars.contains(where: Redaction.isUnprintable)
+            ? ServerErrorCode(rawValue: Redaction.printable($0.rawValue)) : $0 }
         storage = Storage(kind: kind, serverErrorCode: code, idTokenCheck: idTokenCheck,
                           loopbackFailure: loopbackFailure, detail: detail, underlying: underlying)
     }
