@@ -15,17 +15,16 @@ extension CLITests {
             }
         }
 
-        @Test("a device sign-in whose userinfo sub, name and email carry escape sequences: sign-in, whoami and status print them escaped")
+        @Test("a device sign-in whose userinfo name and email carry escape sequences: sign-in, whoami and status print them escaped")
         func hostileUserinfo() async throws {
             let cli = try CLIProcess()
             defer { cli.remove() }
-            let userinfo = #"{"sub":"alice\u001b]0;pwned\u0007","name":"\u001b[2JMallory\u009b31m","email":"m\u202eexe.@example.com"}"#
+            let userinfo = #"{"sub":"alice","name":"\u001b[2JMallory\u009b31m","email":"m\u202eexe.@example.com"}"#
             let provider = try FakeProvider("A", FakeProvider.Settings(userinfo: userinfo))
             defer { provider.stop() }
             let store = cli.fileStore("oauth.json")
             let signIn = try await cli.run("app-oauth", ["sign-in", "--issuer", provider.issuer, "--client-id", "cli", "--device"] + store)
             #expect(signIn.status == Exit.ok, "\(signIn)")
-            #expect(signIn.output.contains(#"signed in as alice\u{1B}]0;pwned\u{7}"#), "\(signIn)")
             var outcomes = [signIn]
             for arguments in [["whoami"], ["whoami", "--json"], ["status"], ["status", "--json"], ["sign-in", "--json"]] {
                 let extra = arguments.first == "sign-in" ? ["--issuer", provider.issuer, "--client-id", "cli", "--device"] : []
@@ -33,13 +32,28 @@ extension CLITests {
                 #expect(outcome.status == Exit.ok, "\(arguments): \(outcome)")
                 outcomes.append(outcome)
             }
-            #expect(outcomes[1].output.contains(#"\u{1B}[2JMallory\u{9B}31m (alice\u{1B}]0;pwned\u{7})"#), "\(outcomes[1])")
+            #expect(outcomes[1].output.contains(#"\u{1B}[2JMallory\u{9B}31m (alice)"#), "\(outcomes[1])")
             for outcome in outcomes {
                 #expect(!Self.hasControl(outcome.output) && !Self.hasControl(outcome.errorOutput), "\(outcome.output.debugDescription) \(outcome.errorOutput.debugDescription)")
             }
             // --json keeps the values: escaped as JSON, parsed back whole.
             let json = try JSONSerialization.jsonObject(with: Data(outcomes[2].output.utf8)) as? [String: Any]
             #expect((json?["claims"] as? [String: Any])?["name"] as? String == "\u{1B}[2JMallory\u{9B}31m")
+        }
+
+        @Test("a userinfo sub with an escape sequence is no account id: the sign-in is refused, its message escaped, nothing stored")
+        func hostileSubject() async throws {
+            let cli = try CLIProcess()
+            defer { cli.remove() }
+            let userinfo = #"{"sub":"alice\u001b]0;pwned\u0007","name":"Alice"}"#
+            let provider = try FakeProvider("A", FakeProvider.Settings(userinfo: userinfo))
+            defer { provider.stop() }
+            let signIn = try await cli.run("app-oauth", ["sign-in", "--issuer", provider.issuer, "--client-id", "cli", "--device"]
+                + cli.fileStore("oauth.json"))
+            #expect(signIn.status != Exit.ok, "\(signIn)")
+            #expect(signIn.errorOutput.contains("sub"), "\(signIn)")
+            #expect(!Self.hasControl(signIn.output) && !Self.hasControl(signIn.errorOutput), "\(signIn.errorOutput.debugDescription)")
+            #expect(try cli.storedAccessToken("oauth.json") == nil)
         }
 
         @Test("a token endpoint's error_description with escape sequences: the sign-in's message shows them escaped")
