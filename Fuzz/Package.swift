@@ -44,7 +44,7 @@ let package = Package(
         fuzzTarget("encrypted-store", [.product(name: "TokenStore", package: sdk)]),
         fuzzTarget("sealed-box", [.product(name: "TokenStore", package: sdk)]),
         fuzzTarget("query-path", [.product(name: "NetworkService", package: sdk)]),
-        fuzzTarget("discovery", [.product(name: "OAuthSignIn", package: sdk)]),
+        fuzzTarget("discovery", [.product(name: "OAuthSignIn", package: sdk), .product(name: "NetworkService", package: sdk)]),
         fuzzTarget("device-authorization", [.product(name: "OAuthSignIn", package: sdk),
                                             .product(name: "NetworkService", package: sdk)]),
         fuzzTarget("id-token", [.product(name: "OAuthSignIn", package: sdk)]),

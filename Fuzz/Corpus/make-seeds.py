@@ -136,6 +136,8 @@ write("discovery", "dot", b"\x00" + json.dumps(dot_doc).encode())
 rfc8414 = {"issuer": "http://127.0.0.1:8000", "token_endpoint": "http://127.0.0.1:8000/token",
            "device_authorization_endpoint": "http://127.0.0.1:8000/device", "scopes_supported": ["openid", "profile"]}
 write("discovery", "http-loopback", b"\x01" + json.dumps(rfc8414).encode())
+elsewhere = dict(rfc8414, token_endpoint="http://192.0.2.2:8000/token", revocation_endpoint="https://127.0.0.1:99999/revoke")
+write("discovery", "http-elsewhere", b"\x01" + json.dumps(elsewhere).encode())
 
 # Device authorization (RFC 8628 §3.2): first byte < 224 = status 200.
 write("device-authorization", "rfc8628", b"\x00" + json.dumps({
