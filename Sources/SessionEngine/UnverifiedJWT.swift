@@ -20,6 +20,10 @@ struct UnverifiedJWT: Sendable {
     /// The claims of `token`; `nil` when it is not a JWT (three dot-separated parts whose
     /// middle one is base64url JSON).
     init?(_ token: String) {
+        // Two dots or no JWT: an opaque token is told apart without allocating (every refresh asks).
+        var dots = 0
+        for byte in token.utf8 where byte == UInt8(ascii: ".") { dots += 1 }
+        guard dots == 2 else { return nil }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let payload = Self.base64URLDecode(parts[1]),
               let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return nil }
