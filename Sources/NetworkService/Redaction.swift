@@ -50,8 +50,11 @@ package enum Redaction {
     package static func encodings(of secret: String) -> [String] {
         guard !secret.isEmpty else { return [] }
         var forms: Set<String> = [secret]
-        for spaceAsPlus in [true, false] {
-            let encoded = percentEncoded(secret, spaceAsPlus: spaceAsPlus)
+        // As the SDK sends it (WHATWG), and as an RFC 3986 encoder writes it (`~` kept, `*` escaped).
+        let form = FormEncoding.encode(secret)
+        let rfc3986 = FormEncoding.encode(secret, spaceAsPlus: false)
+            .replacingOccurrences(of: "%7E", with: "~").replacingOccurrences(of: "*", with: "%2A")
+        for encoded in [form, rfc3986] {
             forms.insert(encoded)
             forms.insert(lowercasingHexDigits(encoded))
         }
@@ -65,26 +68,6 @@ package enum Redaction {
         }
         forms.insert(jsonEscaped(secret))
         return Array(forms)
-    }
-
-    /// With `spaceAsPlus`, the WHATWG form serializer's bytes (letters, digits and `-._*` kept);
-    /// without, RFC 3986's (letters, digits and `-._~` kept, space as `%20`); every other byte `%XX`.
-    static func percentEncoded(_ text: String, spaceAsPlus: Bool) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "*") where spaceAsPlus, UInt8(ascii: "~") where !spaceAsPlus:
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " ") where spaceAsPlus:
-                out += "+"
-            default:
-                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return out
     }
 
     private static func lowercasingHexDigits(_ encoded: String) -> String {

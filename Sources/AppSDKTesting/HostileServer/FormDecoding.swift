@@ -1,6 +1,6 @@
 import Foundation
 
-/// `application/x-www-form-urlencoded`, as the SDK writes it, and read back.
+/// `application/x-www-form-urlencoded` read back (the SDK writes it with `FormEncoding`).
 enum FormDecoding {
     /// The name-value pairs of a form body.
     static func fields(of body: Data) -> [(name: String, value: String)] {
@@ -18,22 +18,5 @@ enum FormDecoding {
     /// A form-encoded value decoded (`+` as a space).
     static func decode(_ text: String) -> String {
         text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
-    }
-
-    /// `text` encoded: unreserved bytes kept, a space as `+` (or `%20`), every other byte `%XX`.
-    static func encode(_ text: String, spaceAsPlus: Bool) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "*"):
-                out.append(Character(UnicodeScalar(byte)))
-            case UInt8(ascii: " ") where spaceAsPlus:
-                out.append("+")
-            default:
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return out
     }
 }

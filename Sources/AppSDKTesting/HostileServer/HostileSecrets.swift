@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 
 /// The secrets of a hostile-server run, and every encoding in which the SDK sends one: what
 /// the kit searches every output for.
@@ -60,15 +61,15 @@ public enum HostileSecrets {
     /// base64 (of itself, and of the Basic credentials `id:secret` the SDK builds).
     public static func encodings(of secret: String) -> [(name: String, text: String)] {
         var forms: [(String, String)] = [("raw", secret),
-                                         ("percent-encoded", FormDecoding.encode(secret, spaceAsPlus: false)),
-                                         ("form-encoded", FormDecoding.encode(secret, spaceAsPlus: true)),
+                                         ("percent-encoded", FormEncoding.encode(secret, spaceAsPlus: false)),
+                                         ("form-encoded", FormEncoding.encode(secret, spaceAsPlus: true)),
                                          ("JSON-escaped", jsonEscaped(secret)),
                                          ("base64", Data(secret.utf8).base64EncodedString())]
-        let basic = FormDecoding.encode(clientID, spaceAsPlus: true) + ":" + FormDecoding.encode(secret, spaceAsPlus: true)
+        let basic = FormEncoding.encode(clientID, spaceAsPlus: true) + ":" + FormEncoding.encode(secret, spaceAsPlus: true)
         forms.append(("base64 of the Basic credentials", Data(basic.utf8).base64EncodedString()))
         forms.append(("Basic credentials", basic))
         // A lower-case percent-encoding is the same bytes to a server, and an echo may use it.
-        forms.append(("percent-encoded, lower case", lowercasedEscapes(FormDecoding.encode(secret, spaceAsPlus: false))))
+        forms.append(("percent-encoded, lower case", lowercasedEscapes(FormEncoding.encode(secret, spaceAsPlus: false))))
         var seen = Set<String>()
         return forms.filter { seen.insert($0.1).inserted }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 
 /// The API's answers to a call with the session's access token, through `Server.send`: the
 /// token never follows a redirect elsewhere nor shows in an error, the server's text shows no
@@ -9,7 +10,7 @@ extension HostileMode {
             script.api = { context in
                 HostileAnswers.raw("HTTP/1.1 401 Unauthorized",
                                    headerLines: [#"WWW-Authenticate: Bearer error="invalid_token", error_description="bad "#
-                                       + FormDecoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + clipboardWrite + #"""#],
+                                       + FormEncoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + clipboardWrite + #"""#],
                                    body: Data())
             }
         },

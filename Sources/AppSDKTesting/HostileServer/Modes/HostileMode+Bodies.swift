@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 
 /// Successful answers whose bodies are not what they should be: no byte of a 2xx body may
 /// appear in an error (it is a live token answer, whatever its shape), and a body over the
@@ -105,5 +106,5 @@ extension HostileMode {
     }
 
     /// `text` form-encoded.
-    static func form(_ text: String) -> String { FormDecoding.encode(text, spaceAsPlus: true) }
+    static func form(_ text: String) -> String { FormEncoding.encode(text, spaceAsPlus: true) }
 }

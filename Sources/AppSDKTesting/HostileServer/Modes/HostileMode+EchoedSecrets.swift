@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 
 /// Error answers that echo a secret the client sent, in each encoding it could come back in:
 /// the error shows none of them.
@@ -15,7 +16,7 @@ extension HostileMode {
     static let echoes: [Echo] = [
         Echo(name: "as it is", clientAuthentication: "client_secret_post") { $0.receivedClientSecret ?? "" },
         Echo(name: "percent-encoded (%20 for a space)", clientAuthentication: "client_secret_post") {
-            FormDecoding.encode($0.receivedClientSecret ?? "", spaceAsPlus: false)
+            FormEncoding.encode($0.receivedClientSecret ?? "", spaceAsPlus: false)
         },
         Echo(name: "form-encoded (+ for a space), as it was sent", clientAuthentication: "client_secret_post") {
             $0.receivedClientSecretOnTheWire ?? ""
@@ -88,7 +89,7 @@ extension HostileMode {
             script.userinfo = { context in
                 HostileAnswers.raw("HTTP/1.1 401 Unauthorized",
                                    headerLines: [#"WWW-Authenticate: Bearer error="invalid_token", error_description="expired "#
-                                       + FormDecoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + #"""#],
+                                       + FormEncoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + #"""#],
                                    body: Data())
             }
         },
