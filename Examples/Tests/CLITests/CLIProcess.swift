@@ -35,6 +35,9 @@ struct CLIProcess {
         if let server = LiveServerEnvironment.serverURL { environment["APP_SERVER_URL"] = server }
     }
 
+    /// Serialises `Process.run()` across the tests' tasks (see ``run(_:_:environment:stdin:timeout:errorFile:)``).
+    private static let launchLock = NSLock()
+
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     func remove() {
@@ -79,7 +82,9 @@ struct CLIProcess {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }
             do {
-                try process.run()
+                // One launch at a time: Foundation's Process.run() crashed (SIGSEGV in its
+                // memcpy) when 4 tasks launched at once (GlewlwydCLITests, 1 run in 3).
+                try Self.launchLock.withLock { try process.run() }
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
