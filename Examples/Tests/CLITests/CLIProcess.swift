@@ -35,9 +35,6 @@ struct CLIProcess {
         if let server = LiveServerEnvironment.serverURL { environment["APP_SERVER_URL"] = server }
     }
 
-    /// Serialises `Process.run()` across the tests' tasks (see ``run(_:_:environment:stdin:timeout:errorFile:)``).
-    private static let launchLock = NSLock()
-
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     func remove() {
@@ -67,43 +64,48 @@ struct CLIProcess {
             try Data(stdin.utf8).write(to: inputURL)
         }
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_") }
         env.merge(environment) { _, new in new }
         env.merge(extra) { _, new in new }
-        process.environment = env
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
 
+        // posix_spawn and waitpid on a thread of its own, not Foundation's Process: its run()
+        // crashed the test process (SIGSEGV in memcpy) when 4 tasks launched at once
+        // (GlewlwydCLITests, 1 run in 3, with and without a lock around run()).
         let started = Date()
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                // One launch at a time: Foundation's Process.run() crashed (SIGSEGV in its
-                // memcpy) when 4 tasks launched at once (GlewlwydCLITests, 1 run in 3).
-                try Self.launchLock.withLock { try process.run() }
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                // Still running after the timeout: end it (the outcome says it timed out).
-                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-            }
+        let pid = try ChildProcess.spawn([executable.path] + arguments, environment: env, standardInput: inputURL.path,
+                                         standardOutput: outURL.path, standardError: errURL.path)
+        let watch = ExitWatch()
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            // Still running after the timeout: end it (the outcome says it timed out).
+            watch.killUnlessEnded(pid)
+        }
+        let termination = await withCheckedContinuation { (continuation: CheckedContinuation<ChildProcess.Termination, Never>) in
+            Thread { continuation.resume(returning: ChildProcess.waitForExit(pid, beforeReaping: watch.markEnded)) }.start()
         }
         let seconds = Date().timeIntervalSince(started)
         return Outcome(
-            status: process.terminationStatus,
+            status: termination.status,
             output: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
             errorOutput: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
             seconds: seconds,
-            timedOut: process.terminationReason == .uncaughtSignal && seconds >= timeout
+            timedOut: termination.signal == SIGKILL && seconds >= timeout
         )
+    }
+}
+
+/// Whether a child has ended, so that its timeout's kill never reaches another process that
+/// is later given the same pid: the waiter marks the end before it reaps the child.
+/// `@unchecked Sendable`: its one mutable field is read and written only while `lock` is held.
+private final class ExitWatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ended = false
+
+    func markEnded() { lock.withLock { ended = true } }
+
+    func killUnlessEnded(_ pid: pid_t) {
+        lock.withLock {
+            if !ended { kill(pid, SIGKILL) }
+        }
     }
 }
 
