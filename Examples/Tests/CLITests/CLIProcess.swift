@@ -16,6 +16,8 @@ struct CLIProcess {
         let errorOutput: String
         let seconds: Double
         let timedOut: Bool
+        /// When the program last wrote to stdout (the file's modification time), if it wrote.
+        let outputWrittenAt: Date?
 
         var description: String {
             "exit \(status)\(timedOut ? " (timed out)" : "") after \(String(format: "%.1f", seconds)) s\nstdout: \(output)\nstderr: \(errorOutput)"
@@ -88,7 +90,8 @@ struct CLIProcess {
             output: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
             errorOutput: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
             seconds: seconds,
-            timedOut: termination.signal == SIGKILL && seconds >= timeout
+            timedOut: termination.signal == SIGKILL && seconds >= timeout,
+            outputWrittenAt: (try? FileManager.default.attributesOfItem(atPath: outURL.path))?[.modificationDate] as? Date
         )
     }
 }
