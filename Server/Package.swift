@@ -79,6 +79,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // To sign DPoP proofs (P-256, Ed25519) for the verifier's tests.
+                .product(name: "Crypto", package: "swift-crypto"),
                 // To turn a database file back into an older schema (migration test).
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "AppSDKTesting", package: "AppSDK"),
