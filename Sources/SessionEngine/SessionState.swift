@@ -89,6 +89,7 @@ struct SessionState: Sendable {
     mutating func callerNeedsRefresh(
         _ start: (_ id: Int, _ generation: Int) -> Task<Credentials, any Error>
     ) -> RefreshPhase.JoinAction {
+        let generation = generation
         let action = refresh.callerNeedsRefresh(newID: lastRefreshID + 1) { id in start(id, generation) }
         if case let .started(id, _) = action { lastRefreshID = id }
         return action

@@ -43,7 +43,7 @@ public enum VerboseNotes {
         case .keptInMemory:
             return "the store could not save the new tokens: they are used for this run only"
         case let .refreshLimitExceeded(count):
-            return "refreshing refused: the server refused \(count) fresh access tokens in a row"
+            return "refresh limit exceeded: the server refused \(count) fresh access tokens before they were due; refreshing stops for a while"
         case let .sessionEnded(reason):
             return "the session ended: \(reason)"
         case let .storeFailed(operation, error):
