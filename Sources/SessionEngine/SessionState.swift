@@ -5,8 +5,10 @@ import TokenStore
 /// (`SessionService.state`), changed only by the named events below. Each event is one atomic
 /// step, so "check the generation, then write" can never be split by a suspension point; an
 /// event that leaves something to do returns it as an action (`SessionState+Actions.swift`,
-/// ``RefreshPhase``), which the caller carries out once the lock is released. (Alamofire's `AuthenticationInterceptor` keeps its `MutableState` so, for the same
-/// reason: a 401 from a request made with an older credential must not start a second refresh.)
+/// ``RefreshPhase``), which the caller carries out once the lock is released (the shape of
+/// async-http-client's `HTTP1ConnectionStateMachine`). Alamofire's `AuthenticationInterceptor`
+/// keeps its `MutableState` in one value for the same reason: a 401 from a request made with an
+/// older credential must not start a second refresh.
 ///
 /// - Generation: sign-in, sign-out and account deletion start a new one; a refresh remembers
 ///   the one it started in and writes nothing if it moved (rule 6 of the session rules).
