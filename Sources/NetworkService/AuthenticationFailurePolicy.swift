@@ -10,7 +10,7 @@
 /// django-oauth-toolkit's `ProtectedResourceView` (a bare 403, no challenge) or the app
 /// server of the documents this SDK grew from (the "seed" server, which answered 403 when its
 /// access token expired). A call then refreshes at most once on a 403
-/// and the refresh window stops a loop, so a real permission refusal costs one refresh and
+/// and the refresh limit stops a loop, so a real permission refusal costs one refresh and
 /// still reaches the caller as the server's 403.
 ///
 /// ```swift

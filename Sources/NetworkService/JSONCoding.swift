@@ -49,5 +49,5 @@ public enum JSONCoding {
     }
 
     // A value (Sendable), made once rather than per date.
-    private static let utcStyle = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
+    private static let utcStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
 }

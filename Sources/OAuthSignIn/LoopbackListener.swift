@@ -336,7 +336,9 @@ final class LoopbackListener: Sendable {
         while sent < bytes.count, attempts < 100 {
             attempts += 1
             let written = bytes.withUnsafeMutableBytes { buffer in
-                send(descriptor, buffer.baseAddress! + sent, buffer.count - sent, Self.sendFlags)
+                // Never nil: the buffer holds at least the head.
+                guard let base = buffer.baseAddress else { return -1 }
+                return send(descriptor, base + sent, buffer.count - sent, Self.sendFlags)
             }
             if written > 0 { sent += written } else if written < 0, errno != EAGAIN, errno != EINTR { break }
         }

@@ -37,7 +37,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// garbled answer). The credentials are kept: try again later.
         public static let refreshFailed = Kind(rawValue: "refreshFailed")
         /// The server refused, before they were due to expire, more freshly refreshed access
-        /// tokens than the ``RefreshWindow`` allows: a loop, so the SDK stops refreshing for
+        /// tokens than the ``RefreshLimit`` allows: a loop, so the SDK stops refreshing for
         /// a while instead. Refreshes of tokens that were due never count.
         public static let refreshLimitExceeded = Kind(rawValue: "refreshLimitExceeded")
         /// A session could not be started: no account id was given and the access token does

@@ -21,9 +21,9 @@ extension SessionService {
         public var refreshTiming: RefreshTiming
         /// Which failed responses mean the access token is no good. Default: HTTP 401.
         public var authenticationFailurePolicy: AuthenticationFailurePolicy
-        /// The guard against refresh loops. Default: 5 refreshes in 30 s of tokens the server
-        /// refused before they were due to expire.
-        public var refreshWindow: RefreshWindow
+        /// The refresh limit, which stops refresh loops. Default: 5 refreshes in 30 s of tokens
+        /// the server refused before they were due to expire.
+        public var refreshLimit: RefreshLimit
         /// The clock for expiry decisions. Default: the system clock.
         public var now: @Sendable () -> Date
         /// The refresh call. Required: a refresher of your own or a preset's.
@@ -57,7 +57,7 @@ extension SessionService {
             refreshLeeway: TimeInterval = 60,
             refreshTiming: RefreshTiming = RefreshTiming(),
             authenticationFailurePolicy: AuthenticationFailurePolicy = .default,
-            refreshWindow: RefreshWindow = RefreshWindow(),
+            refreshLimit: RefreshLimit = RefreshLimit(),
             now: @escaping @Sendable () -> Date = { Date() },
             refresher: TokenRefresher,
             refreshFailureRule: RefreshFailureRule? = nil,
@@ -67,7 +67,7 @@ extension SessionService {
             self.refreshLeeway = refreshLeeway
             self.refreshTiming = refreshTiming
             self.authenticationFailurePolicy = authenticationFailurePolicy
-            self.refreshWindow = refreshWindow
+            self.refreshLimit = refreshLimit
             self.now = now
             self.refresher = refresher
             self.refreshFailureRule = refreshFailureRule

@@ -3,10 +3,11 @@ import NetworkService
 import TokenStore
 
 // Refreshing: single flight in the process, the store's exclusive section across processes,
-// the store re-read first, the window's admission, the refresher's failures classified, and
-// the rotated credentials saved before they are used (rules 3 to 7, docs/DESIGN.md §3), a
+// the store re-read first, the refresh limit's admission, the refresher's failures classified,
+// and the rotated credentials saved before they are used (rules 3 to 7, docs/DESIGN.md §3), a
 // failure that may pass retried when that is safe (rule 8), each decision recorded for the
-// observer (SessionRecord).
+// observer (SessionRecord). What to do is decided by SessionState's events (and its
+// RefreshPhase), under its lock; the functions here only carry out the actions they return.
 
 extension SessionService {
     /// New credentials to replace `failed`: from the refresh in flight, from the store when
@@ -51,11 +52,9 @@ extension SessionService {
         cause: RefreshCause,
         _ perform: @escaping @Sendable (_ refreshID: Int, _ generation: Int) async throws -> Credentials
     ) async throws -> Credentials {
-        var started = false
-        let (task, refreshID) = state.withLock { state in
-            let task = state.joinOrStartRefresh { id, generation in
-                started = true
-                return Task { [self] in
+        let action = state.withLock { state in
+            state.callerNeedsRefresh { id, generation in
+                Task { [self] in
                     defer { self.state.withLock { $0.refreshFinished(id) } }
                     // Recorded by the refresh itself, so that it comes before its other records.
                     record(id, .refreshStarted(cause))
@@ -70,10 +69,14 @@ extension SessionService {
                     }
                 }
             }
-            return (task, state.refreshInFlightID ?? 0)
         }
-        if !started { record(refreshID, .joinedRefresh(cause)) }
-        return try await result(of: task, refreshID: refreshID)
+        switch action {
+        case let .started(refreshID, task):
+            return try await result(of: task, refreshID: refreshID)
+        case let .joined(refreshID, task):
+            record(refreshID, .joinedRefresh(cause))
+            return try await result(of: task, refreshID: refreshID)
+        }
     }
 
     /// The task's result, or `CancellationError` as soon as the waiting task is cancelled (which
@@ -94,7 +97,7 @@ extension SessionService {
             }
         } onCancel: { [state] in
             guard let continuation = waiter.withLock({ $0.take() }) else { return }
-            state.withLock { $0.refreshWaiterLeft(refreshID) }?.cancel()
+            if case let .cancel(refresh) = state.withLock({ $0.refreshWaiterLeft(refreshID) }) { refresh.cancel() }
             continuation.resume(throwing: CancellationError())
         }
     }
@@ -115,14 +118,15 @@ extension SessionService {
             record(refreshID, .storeHeldNewerTokens)
             return stored
         }
-        let window = configuration.refreshWindow
-        do {
-            if let count = try state.withLock({ try $0.admitRefresh(of: stored, due: due, at: now, window: window) }) {
-                record(refreshID, .loopGuardCounted(count: count, limit: window.maximumRefreshes))
-            }
-        } catch {
-            record(refreshID, .loopGuardTripped(count: window.maximumRefreshes))
-            throw error
+        let limit = configuration.refreshLimit
+        switch state.withLock({ $0.admitRefresh(of: stored, due: due, at: now, limit: limit) }) {
+        case .explained:
+            break
+        case let .counted(count, maximum):
+            record(refreshID, .refreshLimitCounted(count: count, limit: maximum))
+        case let .refused(count, retryIn):
+            record(refreshID, .refreshLimitExceeded(count: count))
+            throw limit.exceeded(count: count, retryIn: retryIn)
         }
         let (tokens, requestedAt) = try await tokensFromServer(for: stored, fromStore: fromStore, refreshID: refreshID, generation: generation)
         let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt)
@@ -150,19 +154,18 @@ extension SessionService {
                 let answeredAt = configuration.now()
                 let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
                     ?? RefreshFailureRule.refusedRequest.sessionEndingReason(error)
-                let failure = reason == nil ? RefreshFailure(classifying: error) : nil
-                record(refreshID, .serverAnswered(attempt: attempt, duration: answeredAt.timeIntervalSince(requestedAt),
-                                                  outcome: reason.map { .rejected($0) } ?? .failed(failure!)))
-                if let failure, !Task.isCancelled,
+                let outcome: RefreshOutcome = reason.map { .rejected($0) } ?? .failed(RefreshFailure(classifying: error))
+                record(refreshID, .serverAnswered(attempt: attempt, duration: answeredAt.timeIntervalSince(requestedAt), outcome: outcome))
+                if case let .failed(failure) = outcome, !Task.isCancelled,
                    let delay = configuration.refreshRetry.delay(beforeAttempt: attempt + 1, after: failure,
                                                                 elapsed: answeredAt.timeIntervalSince(firstRequestAt)),
-                   state.withLock({ $0.retryWaitBegins(refreshID) }) {
+                   state.withLock({ $0.retryWanted(refreshID) }) == .sleep {
                     attempt += 1
                     record(refreshID, .retryScheduled(attempt: attempt, delay: delay))
                     // Cancelled when a sign-in or sign-out here moved on, or when every caller
                     // stopped waiting: the refresh ends there, with no request under way.
                     try await configuration.sleep(delay)
-                    if state.withLock({ $0.retryWaitEnded(refreshID) }) { continue }
+                    if state.withLock({ $0.retryWaitEnded(refreshID) }) == .askAgain { continue }
                 }
                 throw await refreshFailure(error, reason: reason, refreshID: refreshID, generation: generation,
                                            stored: fromStore ?? stored)
@@ -207,14 +210,17 @@ extension SessionService {
     private func refreshFailure(
         _ error: any Error, reason: SignOutReason?, refreshID: Int, generation: Int, stored: Credentials
     ) async -> SessionError {
-        guard state.withLock({ $0.refreshFailed(in: generation, endsSession: reason != nil) }) else {
+        let ended: SignOutReason
+        switch state.withLock({ $0.refreshFailed(in: generation, endingSession: reason) }) {
+        case .alreadyMovedOn:
             return SessionError(.sessionEnded, reason: .userSignedOut, underlying: error)
-        }
-        guard let reason else {
+        case .keepSession:
             return SessionError(.refreshFailed, underlying: error)
+        case let .endSession(ending):
+            ended = ending
         }
-        record(refreshID, .sessionEnded(reason))
-        broadcaster.send(.signedOut(reason))
+        record(refreshID, .sessionEnded(ended))
+        broadcaster.send(.signedOut(ended))
         do {
             try await tokenStore.clear()
         } catch let storeError {
@@ -222,9 +228,9 @@ extension SessionService {
             // The session is over but the store keeps its credentials (a database that is
             // down): remember them as dead, so that later calls neither present the rejected
             // refresh token again nor send `signedOut` again.
-            return rememberEndedSession(stored, reason: reason, storeError: storeError)
+            return rememberEndedSession(stored, reason: ended, storeError: storeError)
         }
-        return SessionError(.sessionEnded, reason: reason, underlying: error)
+        return SessionError(.sessionEnded, reason: ended, underlying: error)
     }
 
     /// Saves `renewed` before anyone uses it, and sends `refreshed`. When a sign-in or sign-out
@@ -236,7 +242,10 @@ extension SessionService {
     /// them again.
     private func keep(_ renewed: Credentials, replacing fromStore: Credentials?, refreshID: Int, generation: Int) async throws {
         let rotation = fromStore.map { UnsavedCredentials(replaced: $0, renewed: renewed, generation: generation) }
-        guard state.withLock({ $0.rotationArrived(rotation, in: generation) }) else {
+        switch state.withLock({ $0.rotationArrived(rotation, in: generation) }) {
+        case .save:
+            break
+        case .overtaken:
             await saveOvertaken(rotation)
             throw SessionError(.sessionEnded, reason: .userSignedOut)
         }
@@ -269,7 +278,10 @@ extension SessionService {
     /// The error for a session that another process ended (or replaced) while this one
     /// waited; subscribers hear of it once, unless this service already ended it itself.
     private func sessionEndedElsewhere(_ reason: SignOutReason, refreshID: Int, generation: Int) -> SessionError {
-        guard state.withLock({ $0.endGeneration(from: generation) }) else {
+        switch state.withLock({ $0.sessionEndedElsewhere(in: generation) }) {
+        case .endSession:
+            break
+        case .alreadyMovedOn:
             return SessionError(.sessionEnded, reason: .userSignedOut)
         }
         record(refreshID, .sessionEnded(reason))

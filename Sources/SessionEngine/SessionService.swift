@@ -164,8 +164,8 @@ public final class SessionService: Sendable {
     /// (a sign-out revokes them).
     @discardableResult
     func startNewGeneration() -> UnsavedCredentials? {
-        let (refresh, unsaved) = state.withLock { $0.startNewGeneration() }
-        refresh?.cancel()
-        return unsaved
+        let next = state.withLock { $0.startNewGeneration() }
+        next.refreshToCancel?.cancel()
+        return next.forgottenUnsaved
     }
 }

@@ -2,42 +2,38 @@ import Foundation
 import TokenStore
 
 /// All mutable state of one ``SessionService``, in one value behind one lock
-/// (`SessionService.state`), changed only by the named transitions below. Each transition is
-/// one atomic step, so "check the generation, then write" can never be split by a suspension
-/// point. (Alamofire's `AuthenticationInterceptor` keeps its `MutableState` so, for the same
-/// reason: a 401 from a request made with an older credential must not start a second refresh.)
+/// (`SessionService.state`), changed only by the named events below. Each event is one atomic
+/// step, so "check the generation, then write" can never be split by a suspension point; an
+/// event that leaves something to do returns it as an action (`SessionState+Actions.swift`,
+/// ``RefreshPhase``), which the caller carries out once the lock is released (the shape of
+/// async-http-client's `HTTP1ConnectionStateMachine`). Alamofire's `AuthenticationInterceptor`
+/// keeps its `MutableState` in one value for the same reason: a 401 from a request made with an
+/// older credential must not start a second refresh.
 ///
 /// - Generation: sign-in, sign-out and account deletion start a new one; a refresh remembers
 ///   the one it started in and writes nothing if it moved (rule 6 of the session rules).
-/// - The refresh in flight: callers that need a refresh while one runs join it (rule 3).
-/// - The window: unexplained refreshes are counted; past the limit, refreshing is an error (rule 7).
-/// - The accepted access token and the refresh duration: the window's evidence and the margin's
-///   measure (rules 7 and 1).
+/// - The refresh phase (``RefreshPhase``): callers that need a refresh while one runs join it
+///   (rule 3); it may wait before a retry (rule 8).
+/// - The refresh limit: unexplained refreshes are counted; past the limit, refreshing is an
+///   error (rule 7).
+/// - The accepted access token and the refresh duration: the refresh limit's evidence and the
+///   margin's measure (rules 7 and 1).
 /// - Unsaved, overtaken and ended credentials: rotated credentials the store could not take,
 ///   rotated credentials a sign-out overtook, and the credentials of a session that ended here
 ///   but that the store could not remove (rules 4, 6 and 5).
 ///
-/// Transitions never suspend, block or call out: they only read and write this value.
+/// Events never suspend, block or call out: they only read and write this value.
 struct SessionState: Sendable {
-    /// The refresh in flight and the id that lets it clear itself when it finishes.
-    struct RefreshInFlight: Sendable {
-        let id: Int
-        let task: Task<Credentials, any Error>
-        /// The callers waiting for it: the one that started it and those that joined, less
-        /// those that stopped waiting (cancelled).
-        var waiters = 1
-        /// Whether it is waiting before trying the server again (``RefreshRetryPolicy``).
-        var waitingToRetry = false
-    }
-
     /// The current session generation.
     private(set) var generation = 0
-    private var inFlight: RefreshInFlight?
+    /// Where the service is in refreshing.
+    private(set) var refresh = RefreshPhase.idle
+    /// The id of the last refresh started (each gets the next).
     private var lastRefreshID = 0
-    /// When the unexplained refreshes of the window's interval reached the server.
+    /// When the unexplained refreshes of the refresh limit's interval reached the server.
     private var refreshTimes: [Date] = []
     /// The last access token the server accepted (a call with it got an answer other than an
-    /// authentication failure): the window's evidence that a refresh was explained.
+    /// authentication failure): the refresh limit's evidence that a refresh was explained.
     private var acceptedAccessToken: String?
     /// How long a refresh takes here, smoothed (``RefreshTiming``); `nil` before the first.
     private(set) var refreshDuration: TimeInterval?
@@ -58,15 +54,13 @@ struct SessionState: Sendable {
     // MARK: Generations
 
     /// A sign-in, sign-out or account deletion begins: a new generation, so that the refresh in
-    /// flight writes nothing. Returns that refresh, for the caller to cancel once the lock is
-    /// released, and the unsaved credentials it forgets (a sign-out revokes those).
+    /// flight writes nothing. Returns that refresh, for the caller to cancel, and the unsaved
+    /// credentials it forgets (a sign-out revokes those).
     @discardableResult
-    mutating func startNewGeneration() -> (refreshToCancel: Task<Credentials, any Error>?, unsaved: UnsavedCredentials?) {
+    mutating func startNewGeneration() -> NewGeneration {
         generation += 1
-        let refresh = inFlight?.task
-        inFlight = nil
         defer { unsaved = nil }
-        return (refresh, unsaved)
+        return NewGeneration(refreshToCancel: refresh.newGeneration(), forgottenUnsaved: unsaved)
     }
 
     /// A session was started and saved: the store no longer holds an ended session's
@@ -81,69 +75,49 @@ struct SessionState: Sendable {
         self.generation == generation
     }
 
-    /// The session ended inside a refresh started in `generation` (another process ended or
-    /// replaced it). Returns `false`, changing nothing, when a sign-in or sign-out here already
-    /// moved on.
-    mutating func endGeneration(from generation: Int) -> Bool {
-        guard isCurrent(generation) else { return false }
+    /// A refresh started in `generation` found that another program ended or replaced the
+    /// session: it ends here too (a new generation), unless a sign-in or sign-out here
+    /// already moved on, which changes nothing.
+    mutating func sessionEndedElsewhere(in generation: Int) -> SessionEndAction {
+        guard isCurrent(generation) else { return .alreadyMovedOn }
         self.generation += 1
-        return true
+        return .endSession
     }
 
-    // MARK: The refresh in flight
+    // MARK: The refresh phase (RefreshPhase)
 
-    /// The refresh in flight, or the one `start` makes (given its id and the generation it
-    /// starts in) as the new one.
-    mutating func joinOrStartRefresh(
+    /// A caller needs a refresh: it joins the one in flight, or starts the one `start` makes
+    /// (given its id and the generation it starts in).
+    mutating func callerNeedsRefresh(
         _ start: (_ id: Int, _ generation: Int) -> Task<Credentials, any Error>
-    ) -> Task<Credentials, any Error> {
-        if inFlight != nil {
-            inFlight?.waiters += 1
-            return inFlight!.task
-        }
-        lastRefreshID += 1
-        let refresh = RefreshInFlight(id: lastRefreshID, task: start(lastRefreshID, generation))
-        inFlight = refresh
-        return refresh.task
+    ) -> RefreshPhase.JoinAction {
+        let generation = generation
+        let action = refresh.callerNeedsRefresh(newID: lastRefreshID + 1) { id in start(id, generation) }
+        if case let .started(id, _) = action { lastRefreshID = id }
+        return action
     }
 
-    /// The id of the refresh in flight, if any.
-    var refreshInFlightID: Int? { inFlight?.id }
-
-    /// A caller stopped waiting for the refresh `id` (cancelled). Returns that refresh, for the
-    /// caller to cancel once the lock is released, when no caller waits for it any more and it
-    /// is only waiting to retry: nobody is left to retry for, and no request is under way. It is
-    /// no longer the one in flight then, so the next caller starts another.
-    mutating func refreshWaiterLeft(_ id: Int) -> Task<Credentials, any Error>? {
-        guard inFlight?.id == id else { return nil }
-        inFlight?.waiters -= 1
-        guard let refresh = inFlight, refresh.waiters <= 0, refresh.waitingToRetry else { return nil }
-        inFlight = nil
-        return refresh.task
+    /// A caller of refresh `id` stopped waiting (``RefreshPhase/waiterLeft(_:)``).
+    mutating func refreshWaiterLeft(_ id: Int) -> RefreshPhase.LeaveAction {
+        refresh.waiterLeft(id)
     }
 
-    /// The refresh `id` is about to wait before trying the server again. Returns whether it may:
-    /// not when no caller waits for it any more (nor when it is no longer the one in flight).
-    mutating func retryWaitBegins(_ id: Int) -> Bool {
-        guard let refresh = inFlight, refresh.id == id, refresh.waiters > 0 else { return false }
-        inFlight?.waitingToRetry = true
-        return true
+    /// Refresh `id` may try again after a failure (``RefreshPhase/retryWanted(_:)``).
+    mutating func retryWanted(_ id: Int) -> RefreshPhase.RetryAction {
+        refresh.retryWanted(id)
     }
 
-    /// The refresh `id` waited to retry. Returns whether it may try the server again: a caller
-    /// still waits for it.
-    mutating func retryWaitEnded(_ id: Int) -> Bool {
-        guard let refresh = inFlight, refresh.id == id else { return false }
-        inFlight?.waitingToRetry = false
-        return refresh.waiters > 0
+    /// Refresh `id` slept before a retry (``RefreshPhase/retryWaitEnded(_:)``).
+    mutating func retryWaitEnded(_ id: Int) -> RefreshPhase.RetryAction {
+        refresh.retryWaitEnded(id)
     }
 
-    /// The refresh `id` finished: the next caller that needs one starts another.
+    /// Refresh `id` finished (``RefreshPhase/refreshFinished(_:)``).
     mutating func refreshFinished(_ id: Int) {
-        if inFlight?.id == id { inFlight = nil }
+        refresh.refreshFinished(id)
     }
 
-    // MARK: The window and the margin
+    // MARK: The refresh limit and the margin
 
     /// Notes that the server accepted `accessToken`.
     mutating func noteAccepted(_ accessToken: String) {
@@ -154,23 +128,21 @@ struct SessionState: Sendable {
     /// token was `due` (expired or within the margin by its known expiry), or, expiry unknown,
     /// when the server had accepted it before refusing it; a token refused within a second of
     /// its arrival is never explained by its lifetime (a server that accepts each token once and
-    /// then refuses it). An unexplained one is counted, and throws when `window` already holds as
-    /// many as it allows. Returns how many unexplained refreshes the window holds with this one,
-    /// or `nil` when this one is explained.
-    @discardableResult
-    mutating func admitRefresh(of stored: Credentials, due: Bool, at now: Date, window: RefreshWindow) throws(SessionError) -> Int? {
+    /// then refuses it). An unexplained one is counted, or refused when `limit`'s interval
+    /// already holds as many as it allows.
+    mutating func admitRefresh(of stored: Credentials, due: Bool, at now: Date, limit: RefreshLimit) -> Admission {
         let accepted = acceptedAccessToken == stored.accessToken
         let young = stored.accessTokenIssuedAt.map { now.timeIntervalSince($0) < 1 } ?? false
         let unexplained = !due && (stored.accessTokenExpiresAt != nil || !accepted || young)
-        refreshTimes.removeAll { now.timeIntervalSince($0) >= window.interval }
-        guard unexplained else { return nil }
-        guard refreshTimes.count < window.maximumRefreshes else {
-            throw SessionError(.refreshLimitExceeded, detail:
-                "the server refused \(refreshTimes.count) access tokens before they were due to expire within the last "
-                + "\(Self.format(window.interval)) s; refreshing again in \(Self.format(window.interval - now.timeIntervalSince(refreshTimes[0]))) s at the earliest")
+        refreshTimes.removeAll { now.timeIntervalSince($0) >= limit.interval }
+        guard unexplained else { return .explained }
+        guard refreshTimes.count < limit.maximumRefreshes else {
+            // A limit of 0 refuses every unexplained refresh, with no time to count from.
+            let oldest = refreshTimes.first ?? now
+            return .refused(count: refreshTimes.count, retryIn: limit.interval - now.timeIntervalSince(oldest))
         }
         refreshTimes.append(now)
-        return refreshTimes.count
+        return .counted(count: refreshTimes.count, limit: limit.maximumRefreshes)
     }
 
     /// Adds a measured refresh to the smoothed refresh duration.
@@ -183,10 +155,6 @@ struct SessionState: Sendable {
     mutating func noteClockOffset(_ measured: TimeInterval?) -> TimeInterval? {
         if let measured { clockOffset = ClockSkew.smoothed(clockOffset, adding: measured) }
         return clockOffset
-    }
-
-    private static func format(_ seconds: TimeInterval) -> String {
-        String(format: "%.0f", max(0, seconds.rounded(.up)))
     }
 
     // MARK: Refresh outcomes
@@ -203,28 +171,27 @@ struct SessionState: Sendable {
         return nil
     }
 
-    /// The refresh started in `generation` failed; `endsSession` when the failure ends the
-    /// session (the server refused the refresh token), which then starts a new generation and
-    /// forgets unsaved credentials. Returns `false`, changing nothing, when a sign-in or
-    /// sign-out here already moved on (the refresh must then write nothing).
-    mutating func refreshFailed(in generation: Int, endsSession: Bool) -> Bool {
-        guard isCurrent(generation) else { return false }
-        if endsSession {
-            unsaved = nil
-            self.generation += 1
-        }
-        return true
+    /// The refresh started in `generation` failed; `reason` when the failure ends the session
+    /// (the server refused the refresh token), which then starts a new generation and forgets
+    /// unsaved credentials. Changes nothing when a sign-in or sign-out here already moved on
+    /// (the refresh must then write nothing).
+    mutating func refreshFailed(in generation: Int, endingSession reason: SignOutReason?) -> FailureAction {
+        guard isCurrent(generation) else { return .alreadyMovedOn }
+        guard let reason else { return .keepSession }
+        unsaved = nil
+        self.generation += 1
+        return .endSession(reason)
     }
 
-    /// The server rotated for the refresh started in `generation`. Returns whether the new
-    /// credentials may be saved; when a sign-in or sign-out moved on meanwhile they may not, and
-    /// `rotation` (if the store held what it replaces) is kept for that sign-out to revoke.
-    mutating func rotationArrived(_ rotation: UnsavedCredentials?, in generation: Int) -> Bool {
+    /// The server rotated for the refresh started in `generation`. The new credentials are
+    /// saved, unless a sign-in or sign-out moved on meanwhile: then `rotation` (if the store
+    /// held what it replaces) is kept for that sign-out to revoke.
+    mutating func rotationArrived(_ rotation: UnsavedCredentials?, in generation: Int) -> RotationAction {
         guard isCurrent(generation) else {
             if let rotation { overtaken = rotation }
-            return false
+            return .overtaken
         }
-        return true
+        return .save
     }
 
     /// The store could not save `rotation`: keeps it in memory, unless a sign-in or sign-out

@@ -185,7 +185,7 @@ struct OAuthConformanceTests {
         try await adopter.service.signOut()
     }
 
-    @Test("opted in, a real permission 403 (a scope no token has) costs one refresh per call and the loop guard stops it: 8 calls, 5 refreshes")
+    @Test("opted in, a real permission 403 (a scope no token has) costs one refresh per call and the refresh limit stops it: 8 calls, 5 refreshes")
     func permissionForbiddenDoesNotLoop() async throws {
         let adopter = try await signedIn(policy: AuthenticationFailurePolicy(forbiddenMeansExpiredToken: true))
         try await OAuthTestServer.reset()
@@ -199,7 +199,7 @@ struct OAuthConformanceTests {
         }
         #expect(statuses == Array(repeating: 403, count: 8))
         let counters = try await OAuthTestServer.counters()
-        #expect(counters.refreshCalls == RefreshWindow().maximumRefreshes)
+        #expect(counters.refreshCalls == RefreshLimit().maximumRefreshes)
         #expect(counters.invalidGrant == 0)
         #expect(counters.forbidden == 5 * 2 + 3)
         #expect(try await adopter.me().username == OAuthTestServer.username)  // the session is intact

@@ -174,7 +174,7 @@ inline leave_section() {
 /* SessionService.refresh(after:) for `cred`: sets `r` and `got`; a result of another account
  * than `cred`'s (a joined refresh of the session another program signed in) is R_CHANGED. */
 inline refresh() {
-    d_step {                                            /* SessionState.joinOrStartRefresh */
+    d_step {                                            /* SessionState.callerNeedsRefresh */
         if
         :: inflight[p] != 0 -> rid = inflight[p]; joined = true; joiner[p * NSLOT + rid] = true
         :: else ->
@@ -247,7 +247,7 @@ inline perform() {
 #else
                 if :: stale -> r = R_ENDED; overtaken = stored; code = S_OVERTAKEN :: else -> r = R_OK fi
 #endif
-            :: code == S_REUSED || code == S_INVALID -> /* refreshFailure: refreshFailed(in:endsSession:) */
+            :: code == S_REUSED || code == S_INVALID -> /* refreshFailure: refreshFailed(in:endingSession:) */
                 if :: gen[p] == g -> gen[p]++; code = 0 :: else -> skip fi;
                 r = R_ENDED
             :: code == S_FAILED -> r = R_FAILED

@@ -42,13 +42,13 @@ public enum VerboseNotes {
             return "refreshed; the new tokens are saved in the store"
         case .keptInMemory:
             return "the store could not save the new tokens: they are used for this run only"
-        case let .loopGuardTripped(count):
-            return "refreshing refused: the server refused \(count) fresh access tokens in a row"
+        case let .refreshLimitExceeded(count):
+            return "refresh limit exceeded: the server refused \(count) fresh access tokens before they were due; refreshing stops for a while"
         case let .sessionEnded(reason):
             return "the session ended: \(reason)"
         case let .storeFailed(operation, error):
             return "the token store failed (\(operation)): \(error)"
-        case .joinedRefresh, .loopGuardCounted, .refreshFinished:
+        case .joinedRefresh, .refreshLimitCounted, .refreshFinished:
             return nil
         }
     }

@@ -13,11 +13,12 @@ extension SessionRecord {
         /// The store, re-read inside the exclusive section, already held newer tokens (another
         /// process or caller refreshed): they are used and the server is not called.
         case storeHeldNewerTokens
-        /// The loop guard counted a refresh the expiry does not explain: `count` of the `limit`
-        /// its window allows (``RefreshWindow``).
-        case loopGuardCounted(count: Int, limit: Int)
-        /// The loop guard refused the refresh: its window already held `count` unexplained refreshes.
-        case loopGuardTripped(count: Int)
+        /// The refresh limit counted a refresh the expiry does not explain: `count` of the
+        /// `limit` its interval allows (``RefreshLimit``).
+        case refreshLimitCounted(count: Int, limit: Int)
+        /// The refresh limit refused the refresh: its interval already held `count` unexplained
+        /// refreshes (the call fails with ``SessionError/Kind/refreshLimitExceeded``).
+        case refreshLimitExceeded(count: Int)
         /// The server answered attempt `attempt` (1 for the first) after `duration` seconds.
         case serverAnswered(attempt: Int, duration: TimeInterval, outcome: RefreshOutcome)
         /// The refresh is tried again as attempt `attempt` after `delay` seconds, with the same
@@ -43,8 +44,8 @@ extension SessionRecord {
             case let .joinedRefresh(cause): "joined by a caller (\(cause))"
             case let .exclusiveSectionEntered(waited): "exclusive section entered after \(Self.seconds(waited))"
             case .storeHeldNewerTokens: "the store already held newer tokens (another process or caller refreshed): no server call"
-            case let .loopGuardCounted(count, limit): "loop guard counted an unexplained refresh (\(count) of \(limit))"
-            case let .loopGuardTripped(count): "loop guard tripped (\(count) unexplained refreshes in its window)"
+            case let .refreshLimitCounted(count, limit): "refresh limit counted an unexplained refresh (\(count) of \(limit))"
+            case let .refreshLimitExceeded(count): "refresh limit exceeded (\(count) unexplained refreshes in its interval)"
             case let .serverAnswered(attempt, duration, outcome):
                 "server answered \(attempt == 1 ? "" : "attempt \(attempt) ")in \(Self.seconds(duration)): \(outcome)"
             case let .retryScheduled(attempt, delay): "retry scheduled: attempt \(attempt) in \(Self.seconds(delay))"

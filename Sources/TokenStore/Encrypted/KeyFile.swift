@@ -69,7 +69,8 @@ enum KeyFile {
         do throws(TokenStoreError) {
             guard fchmod(fd, 0o600) == 0 else { throw Posix.failure(path: temporary, "cannot set its mode to 0600") }
             guard let key = SecretBytes(count: Sodium.keyByteCount, fill: { buffer in
-                randombytes_buf(buffer.baseAddress!, buffer.count)
+                guard let base = buffer.baseAddress else { return false }
+                randombytes_buf(base, buffer.count)
                 return true
             }) else {
                 throw TokenStoreError(kind: .invalidKey, path: path, reason: "could not allocate secure memory for the key")

@@ -26,7 +26,9 @@ enum Sodium {
     /// Fills a new array with `count` random bytes.
     static func randomBytes(count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        bytes.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { randombytes_buf(base, buffer.count) }
+        }
         return bytes
     }
 
@@ -96,7 +98,11 @@ enum Sodium {
                 continuation.resume()
             }
         }
-        return try handoff.withLock { $0 }!.get()
+        guard let derived = handoff.withLock({ $0 }) else {
+            // Never: the continuation resumes only after the handoff was written.
+            throw TokenStoreError(kind: .invalidKey, path: path, reason: "the key derivation returned nothing")
+        }
+        return try derived.get()
     }
 
     private static func deriveKeyNow(

@@ -61,8 +61,9 @@ enum Posix {
     /// Reads exactly `count` bytes (or up to end of file) into `buffer`; returns how many were read.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(TokenStoreError) -> Int {
         var total = 0
+        guard let base = buffer.baseAddress else { return 0 }
         while total < buffer.count {
-            let n = systemRead(fd, buffer.baseAddress! + total, buffer.count - total)
+            let n = systemRead(fd, base + total, buffer.count - total)
             if n > 0 {
                 total += n
             } else if n == 0 {
@@ -92,8 +93,9 @@ enum Posix {
     /// Writes all of `buffer`, retrying on short writes and `EINTR`.
     static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws(TokenStoreError) {
         var written = 0
+        guard let base = buffer.baseAddress else { return }
         while written < buffer.count {
-            let n = systemWrite(fd, buffer.baseAddress! + written, buffer.count - written)
+            let n = systemWrite(fd, base + written, buffer.count - written)
             if n >= 0 {
                 written += n
             } else if errno != EINTR {

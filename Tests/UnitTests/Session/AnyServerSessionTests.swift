@@ -232,10 +232,10 @@ struct AnyServerSessionTests {
         #expect(try await store.load() == nil)
     }
 
-    @Test("a server that accepts each token once and then refuses it (expiry unknown) is stopped by the window")
+    @Test("a server that accepts each token once and then refuses it (expiry unknown) is stopped by the refresh limit")
     func acceptOnceLoopIsStopped() async throws {
         var configuration = SessionService.Configuration.oauth2(oauth)
-        configuration.refreshWindow = RefreshWindow(maximumRefreshes: 3, interval: 30)
+        configuration.refreshLimit = RefreshLimit(maximumRefreshes: 3, interval: 30)
         let service = makeService(configuration)
         fake.configure { $0.sendsExpiresIn = false }
         try await signIn(service)
@@ -284,11 +284,11 @@ struct AnyServerSessionTests {
         #expect(sent.jsonBody?["client"] as? String == "cli")
     }
 
-    // MARK: The refresh window (item 8)
+    // MARK: The refresh limit (item 8)
 
     @Test("5-second tokens and a call every 300 ms for 60 s: every call works, refreshing about once a lifetime",
           arguments: [true, false])
-    func shortLivedTokensNeverHitTheWindow(expiryKnown: Bool) async throws {
+    func shortLivedTokensNeverReachTheRefreshLimit(expiryKnown: Bool) async throws {
         let service = makeService()
         fake.configure { $0.sendsExpiresIn = expiryKnown }
         try await signIn(service)
@@ -300,16 +300,16 @@ struct AnyServerSessionTests {
         #expect(failures == 0)
         // Known expiry: refreshed ahead within the last 0.5 s, about once a lifetime
         // (60 s / 4.5–4.8 s ≈ 13). Unknown: refreshed on each 401, once a lifetime (60 s / 5 s =
-        // 12), none counted by the window.
+        // 12), none counted by the refresh limit.
         let expected = expiryKnown ? 13 : 12
         #expect(abs(fake.refreshCalls - expected) <= 2, "\(fake.refreshCalls) refreshes")
         #expect(fake.state.withLock { $0.unauthorized } == (expiryKnown ? 0 : fake.refreshCalls))
     }
 
-    @Test("a server that refuses every fresh token is stopped by the window, and the error says so")
+    @Test("a server that refuses every fresh token is stopped by the refresh limit, and the error says so")
     func loopIsStopped() async throws {
         var configuration = SessionService.Configuration.oauth2(oauth)
-        configuration.refreshWindow = RefreshWindow(maximumRefreshes: 3, interval: 30)
+        configuration.refreshLimit = RefreshLimit(maximumRefreshes: 3, interval: 30)
         let service = makeService(configuration)
         try await signIn(service)
         fake.configure { $0.refusesEveryAccessToken = true }  // every token is refused, fresh or not

@@ -131,7 +131,7 @@ struct ForbiddenExpiredTokenTests {
         #expect(fake.refreshes == 0)
     }
 
-    @Test("opted in, a real permission 403 costs one refresh per call, and the window stops it: 10 calls, 5 refreshes, every call gets the 403")
+    @Test("opted in, a real permission 403 costs one refresh per call, and the refresh limit stops it: 10 calls, 5 refreshes, every call gets the 403")
     func permissionForbiddenDoesNotLoop() async throws {
         let fake = Fake(refusal: .bare)
         let service = try service(fake, policy: AuthenticationFailurePolicy(forbiddenMeansExpiredToken: true))
@@ -144,13 +144,13 @@ struct ForbiddenExpiredTokenTests {
             }
         }
         #expect(statuses == Array(repeating: 403, count: 10))
-        #expect(fake.refreshes == RefreshWindow().maximumRefreshes)
+        #expect(fake.refreshes == RefreshLimit().maximumRefreshes)
         #expect(fake.apiRequests == 5 * 2 + 5 * 1)
         // The session is intact: the resource it may see still answers.
         #expect(try await me(service).username == "kim")
     }
 
-    @Test("a server refusing every token with 403 invalid_token (expiry unknown) is stopped by the window: a 403 that refused the token does not count as accepting it")
+    @Test("a server refusing every token with 403 invalid_token (expiry unknown) is stopped by the refresh limit: a 403 that refused the token does not count as accepting it")
     func invalidTokenLoopIsStopped() async throws {
         let fake = Fake(refusal: .invalidTokenChallenge)
         fake.state.withLock { $0.sendsExpiresIn = false; $0.refusesEveryToken = true }
@@ -169,7 +169,7 @@ struct ForbiddenExpiredTokenTests {
             } catch {}
         }
         #expect(limited)
-        #expect(fake.refreshes == RefreshWindow().maximumRefreshes)
+        #expect(fake.refreshes == RefreshLimit().maximumRefreshes)
     }
 
     @Test("the policy: an invalid_token challenge counts on a 403; a bare 403 only opted in, and then filtered by codes like a 401")

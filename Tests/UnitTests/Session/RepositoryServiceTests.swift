@@ -15,11 +15,11 @@ struct RepositoryServiceTests {
         fake = try FakeAppServer(clock: clock)
     }
 
-    func makeService(store: any TokenStore, window: RefreshWindow = RefreshWindow()) -> RepositoryService {
+    func makeService(store: any TokenStore, limit: RefreshLimit = RefreshLimit()) -> RepositoryService {
         let clock = clock
         return RepositoryService(
             server: fake.server, tokenStore: store,
-            configuration: .init(refreshWindow: window, now: { clock.now }, refresher: .appAPI, revoker: .appAPI)
+            configuration: .init(refreshLimit: limit, now: { clock.now }, refresher: .appAPI, revoker: .appAPI)
         )
     }
 
@@ -250,10 +250,10 @@ struct RepositoryServiceTests {
         #expect(lastToken == "Bearer \(replacement.accessToken)")
     }
 
-    @Test("a server that always answers 401 is stopped by the refresh window with an error")
-    func refreshWindowStopsLoops() async throws {
+    @Test("a server that always answers 401 is stopped by the refresh limit with an error")
+    func refreshLimitStopsLoops() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials())
-        let service = makeService(store: store, window: RefreshWindow(maximumRefreshes: 3, interval: 30))
+        let service = makeService(store: store, limit: RefreshLimit(maximumRefreshes: 3, interval: 30))
         fake.setAlwaysUnauthorized(true)
         for _ in 0..<3 {
             let error = await #expect(throws: NetworkError.self) { try await service.members.fetchMe() }

@@ -111,7 +111,7 @@ struct SessionRecordTests {
         #expect(try await service.isSignedIn())
     }
 
-    @Test("a server refusing every fresh token: the loop guard counts each refresh, then trips")
+    @Test("a server refusing every fresh token: the refresh limit counts each refresh, then refuses the next")
     func loop() async throws {
         let service = try makeService()
         try await service.startSession(tokens: fake.signIn(), accountID: "kim")
@@ -122,11 +122,11 @@ struct SessionRecordTests {
         let tripped = await #expect(throws: SessionError.self) { try await me(service) }
         #expect(tripped?.kind == .refreshLimitExceeded)
         let guardEvents = collector.events.filter {
-            if case .loopGuardCounted = $0 { return true }
-            if case .loopGuardTripped = $0 { return true }
+            if case .refreshLimitCounted = $0 { return true }
+            if case .refreshLimitExceeded = $0 { return true }
             return false
         }
-        #expect(guardEvents == (1...5).map { .loopGuardCounted(count: $0, limit: 5) } + [.loopGuardTripped(count: 5)])
+        #expect(guardEvents == (1...5).map { .refreshLimitCounted(count: $0, limit: 5) } + [.refreshLimitExceeded(count: 5)])
         #expect(Set(collector.records.map(\.refreshID)) == Set(1...6))
         #expect(collector.records.first { $0.refreshID == 6 }?.event == .refreshStarted(.authenticationFailure(statusCode: 401)))
     }

@@ -142,8 +142,8 @@ struct SessionMiddlewareTests {
         #expect(api.refreshes == 1)
     }
 
-    @Test("a server that refuses every token is stopped by the refresh window: 10 operations, 5 refreshes, then refreshLimitExceeded")
-    func loopGuard() async throws {
+    @Test("a server that refuses every token is stopped by the refresh limit: 10 operations, 5 refreshes, then refreshLimitExceeded")
+    func refreshLimit() async throws {
         let middleware = SessionMiddleware(session: try session())
         api.state.withLock { $0.refusesEveryToken = true }
         var statuses: [Int] = []
@@ -155,7 +155,7 @@ struct SessionMiddlewareTests {
                 limited += 1
             }
         }
-        #expect(api.refreshes == RefreshWindow().maximumRefreshes)
+        #expect(api.refreshes == RefreshLimit().maximumRefreshes)
         #expect(statuses == Array(repeating: 401, count: 5))
         #expect(limited == 5)
         #expect(api.attempts.count == 5 * 2 + 5)

@@ -16,11 +16,11 @@ import Synchronization
 ///
 /// - Log lines (metadata `refresh_id` and the record's fields; never a token): a rotation, the
 ///   store already holding newer tokens and the other steps at `debug`; a retry scheduled and a
-///   loop-guard count at `info`; a failure that keeps the session and tokens kept in memory at
-///   `warning`; a session ended at `notice`; a loop-guard trip and a store failure at `error`.
+///   refresh-limit count at `info`; a failure that keeps the session and tokens kept in memory at
+///   `warning`; a session ended at `notice`; an exceeded refresh limit and a store failure at `error`.
 /// - Metrics: counters `session_refreshes_total` (dimension `outcome`: `rotated`,
 ///   `from_store`, `rejected`, `failed`, `not_sent`), `session_ended_total` (`reason`),
-///   `session_loop_guard_trips_total` and `session_refresh_retries_total`; timers
+///   `session_refresh_limit_exceeded_total` and `session_refresh_retries_total`; timers
 ///   `session_refresh_duration_seconds` and `session_section_wait_seconds`.
 /// - A span `session.refresh` per refresh, from its start to its end, with attributes
 ///   `session.refresh.id`, `session.refresh.cause` and `session.refresh.outcome`, an event per
@@ -29,7 +29,7 @@ public final class SessionTelemetry: Sendable {
     private let logger: Logger
     private let refreshes: [String: Counter]
     private let metricsFactory: any MetricsFactory
-    private let loopGuardTrips: Counter
+    private let refreshLimitsExceeded: Counter
     private let retries: Counter
     private let refreshDuration: CoreMetrics.Timer
     private let sectionWait: CoreMetrics.Timer
@@ -54,7 +54,7 @@ public final class SessionTelemetry: Sendable {
         refreshes = Dictionary(uniqueKeysWithValues: ["rotated", "from_store", "rejected", "failed", "not_sent"].map {
             ($0, Counter(label: "session_refreshes_total", dimensions: [("outcome", $0)], factory: factory))
         })
-        loopGuardTrips = Counter(label: "session_loop_guard_trips_total", factory: factory)
+        refreshLimitsExceeded = Counter(label: "session_refresh_limit_exceeded_total", factory: factory)
         retries = Counter(label: "session_refresh_retries_total", factory: factory)
         refreshDuration = CoreMetrics.Timer(label: "session_refresh_duration_seconds", factory: factory)
         sectionWait = CoreMetrics.Timer(label: "session_section_wait_seconds", factory: factory)
@@ -88,14 +88,14 @@ public final class SessionTelemetry: Sendable {
         case .storeHeldNewerTokens:
             note(id, outcome: "from_store")
             logger.debug("the store already held newer tokens: no server call", metadata: metadata)
-        case let .loopGuardCounted(count, limit):
+        case let .refreshLimitCounted(count, limit):
             metadata["count"] = "\(count)"
             metadata["limit"] = "\(limit)"
-            logger.info("loop guard counted an unexplained refresh", metadata: metadata)
-        case let .loopGuardTripped(count):
-            loopGuardTrips.increment()
+            logger.info("refresh limit counted an unexplained refresh", metadata: metadata)
+        case let .refreshLimitExceeded(count):
+            refreshLimitsExceeded.increment()
             metadata["count"] = "\(count)"
-            logger.error("loop guard tripped: refreshing refused", metadata: metadata)
+            logger.error("refresh limit exceeded: refreshing refused", metadata: metadata)
         case let .serverAnswered(attempt, duration, outcome):
             metadata["attempt"] = "\(attempt)"
             metadata["duration_s"] = "\(Self.seconds(duration))"

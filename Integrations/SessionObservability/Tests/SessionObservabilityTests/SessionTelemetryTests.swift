@@ -100,14 +100,14 @@ struct SessionTelemetryTests {
         #expect(try metrics.expectCounter("session_refreshes_total", [("outcome", "rotated")]).totalValue == 1)
     }
 
-    @Test("a loop-guard trip is counted and logged as an error")
-    func loopGuard() async throws {
+    @Test("an exceeded refresh limit is counted and logged as an error")
+    func refreshLimitExceeded() async throws {
         let service = try makeService()
         try await service.startSession(tokens: server.signIn(), accountID: "kim")
         server.refusesEveryAccessToken.withLock { $0 = true }
         for _ in 0..<6 { try? await me(service) }
-        #expect(try metrics.expectCounter("session_loop_guard_trips_total").totalValue == 1)
-        #expect(logs.lines.contains { $0.level == .error && $0.message == "loop guard tripped: refreshing refused" })
+        #expect(try metrics.expectCounter("session_refresh_limit_exceeded_total").totalValue == 1)
+        #expect(logs.lines.contains { $0.level == .error && $0.message == "refresh limit exceeded: refreshing refused" })
     }
 }
 
