@@ -38,8 +38,6 @@ final class FakeSimpleJWTServer: Sendable {
     let state = TestMutex(State())
     /// The routes below, on the harness's one scriptable fake.
     let fake = FakeTokenServer()
-    private let now: @Sendable () -> Date
-    private let advance: (@Sendable (TimeInterval) -> Void)?
 
     /// A server on `clock`, moved by the latency of each request.
     convenience init(clock: TestClock) {
@@ -52,8 +50,6 @@ final class FakeSimpleJWTServer: Sendable {
     }
 
     private init(now: @escaping @Sendable () -> Date, advance: (@Sendable (TimeInterval) -> Void)?) {
-        self.now = now
-        self.advance = advance
         // The routes hold the state and the clock, not this value: a transport made by
         // `transport()` keeps answering once the value is gone.
         let state = state
