@@ -22,8 +22,9 @@ let package = Package(
         // Signing in to any OAuth 2.0 / OpenID Connect server: discovery, the browser (PKCE)
         // and device flows, client credentials, ID tokens; every flow ends in the engine's session.
         .library(name: "OAuthSignIn", targets: ["OAuthSignIn"]),
-        // Test support shared by the test targets of this package, Server/ and Examples/
-        // (like Hummingbird's HummingbirdTesting): not for front ends.
+        // For an adopter's own tests (like Hummingbird's HummingbirdTesting): the transport
+        // conformance kit, a hand-moved clock, a loopback HTTP server and an in-memory keychain.
+        // Not for front ends. This repository's own harness is not a product (TestHarness/).
         .library(name: "AppSDKTesting", targets: ["AppSDKTesting"]),
     ],
     traits: [
@@ -71,18 +72,36 @@ let package = Package(
             path: "Tests/TokenStoreProbe",
             swiftSettings: swiftSettings
         ),
-        // Test support for every package's tests: the live server's environment and test
-        // traits, the test-mode client, a hand-moved clock, spawning helper programs, a
-        // loopback HTTP server and the transport conformance suite every transport runs.
+        // What an adopter's tests use: the transport conformance kit every transport runs, a
+        // hand-moved clock, a loopback HTTP server and an in-memory keychain.
         .target(
             name: "AppSDKTesting",
-            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "OAuthSignIn"],
+            dependencies: ["NetworkService", "TokenStore"],
             swiftSettings: swiftSettings
+        ),
+        // This repository's own harness, not a product: the live servers' environments and test
+        // traits, the test-mode client, the third-party servers' user drivers, spawning helper
+        // programs, the documentation's example adopters (AppSDKHarness) and the hostile-server
+        // kit (HostileServerKit). Its sources live in TestHarness/, whose own Package.swift
+        // builds them for Server/, Examples/ and Integrations/ (a target that is not a product
+        // cannot be used by another package, and the SDK depends on no package); this package
+        // builds the same files as targets of its own for its test targets.
+        .target(
+            name: "AppSDKHarness",
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "OAuthSignIn", "AppSDKTesting"],
+            path: "TestHarness/Sources/AppSDKHarness",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HostileServerKit",
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "OAuthSignIn", "AppSDKTesting"],
+            path: "TestHarness/Sources/HostileServerKit",
+            swiftSettings: swiftSettings + [.define("SDK_PACKAGE_MEMBER")]
         ),
         .testTarget(
             name: "UnitTests",
             dependencies: ["NetworkService", "TokenStore", "SessionEngine", "OAuthSignIn", "AppRepository", "TokenStoreProbe",
-                           "AppSDKTesting"],
+                           "AppSDKTesting", "AppSDKHarness", "HostileServerKit"],
             swiftSettings: swiftSettings
         ),
         // A second front end in its own process, which the slow tests spawn to show that
@@ -95,7 +114,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SlowTests",
-            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "AppRepository", "SessionProbe", "AppSDKTesting"],
+            dependencies: ["NetworkService", "TokenStore", "SessionEngine", "AppRepository", "SessionProbe", "AppSDKTesting",
+                           "AppSDKHarness"],
             swiftSettings: swiftSettings
         ),
         // A front end of a third-party OAuth 2.0 server in its own process: the conformance
@@ -103,14 +123,15 @@ let package = Package(
         // server, it and the conformance tests depend on the engine, not on AppRepository.
         .executableTarget(
             name: "OAuthProbe",
-            dependencies: ["SessionEngine", "OAuthSignIn", "AppSDKTesting", "TokenStore"],
+            dependencies: ["SessionEngine", "OAuthSignIn", "AppSDKHarness", "TokenStore"],
             path: "Tests/OAuthProbe",
             swiftSettings: swiftSettings
         ),
         // The OAuth 2.0 preset against django-oauth-toolkit (scripts/test starts it).
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["SessionEngine", "OAuthSignIn", "NetworkService", "TokenStore", "AppSDKTesting", "OAuthProbe"],
+            dependencies: ["SessionEngine", "OAuthSignIn", "NetworkService", "TokenStore", "AppSDKTesting", "AppSDKHarness",
+                           "OAuthProbe"],
             swiftSettings: swiftSettings
         ),
     ]

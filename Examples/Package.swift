@@ -22,6 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "AppSDK", path: ".."),
+        // This repository's test harness (not a product of the SDK): TestHarness/.
+        .package(name: "AppSDKHarness", path: "../TestHarness"),
         // `--transport async-http-client` (Integrations/AsyncHTTPClientTransport, its own package).
         .package(path: "../Integrations/AsyncHTTPClientTransport"),
         // `app-bench worker --store postgres` and the fleet test (Integrations/PostgresTokenStore).
@@ -87,7 +89,7 @@ let package = Package(
                 .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
-                .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "AppSDKHarness", package: "AppSDKHarness"),
                 .product(name: "AsyncHTTPClientTransport", package: "AsyncHTTPClientTransport"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -109,7 +111,7 @@ let package = Package(
             name: "FleetTests",
             dependencies: [
                 "app-bench",
-                .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "AppSDKHarness", package: "AppSDKHarness"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -121,6 +123,8 @@ let package = Package(
             dependencies: [
                 "app-member", "app-admin", "app-oauth",
                 .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "AppSDKHarness", package: "AppSDKHarness"),
+                .product(name: "HostileServerKit", package: "AppSDKHarness"),
                 .product(name: "NetworkService", package: "AppSDK"),
             ],
             swiftSettings: swiftSettings

@@ -17,6 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "AppSDK", path: "../.."),
+        // This repository's test harness (not a product of the SDK): TestHarness/.
+        .package(name: "AppSDKHarness", path: "../../TestHarness"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Already in AsyncHTTPClient's graph; named here because the transport classifies
         // their error types (no version beyond what AsyncHTTPClient asks for).
@@ -36,7 +38,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The SDK's transport conformance suite (AppSDKTesting), run against this transport,
+        // The SDK's transport conformance suite (AppSDKTesting) and the hostile-server kit
+        // (TestHarness/), run against this transport,
         // plus what only this transport has: its shared client and its shutdown.
         .testTarget(
             name: "AsyncHTTPClientTransportTests",
@@ -44,6 +47,7 @@ let package = Package(
                 "AsyncHTTPClientTransport",
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "HostileServerKit", package: "AppSDKHarness"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -22,6 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "AppSDK", path: "../.."),
+        // This repository's test harness (not a product of the SDK): TestHarness/.
+        .package(name: "AppSDKHarness", path: "../../TestHarness"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.7.0"),
         // For the tests' generated client only.
@@ -77,7 +79,7 @@ let package = Package(
                 .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
-                .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "AppSDKHarness", package: "AppSDKHarness"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

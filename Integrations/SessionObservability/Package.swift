@@ -17,6 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "AppSDK", path: "../.."),
+        // This repository's test harness (not a product of the SDK): TestHarness/.
+        .package(name: "AppSDKHarness", path: "../../TestHarness"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -41,6 +43,7 @@ let package = Package(
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
                 .product(name: "AppSDKTesting", package: "AppSDK"),
+                .product(name: "AppSDKHarness", package: "AppSDKHarness"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -1,9 +1,8 @@
 public import Foundation
 import TokenStore
 
-/// A clock tests move by hand, so that expiry is tested without sleeping. The SDK's
-/// `RepositoryService.Configuration` takes its `now`; the reference server's tests wrap it
-/// in their `TimeSource`.
+/// A clock tests move by hand, so that expiry is tested without sleeping: give its `now` to
+/// whatever takes a clock, such as the session engine's configuration.
 ///
 /// ```swift
 /// let clock = TestClock()

@@ -3,13 +3,12 @@ public import NetworkService
 import Testing
 
 /// The behaviour every ``NetworkService/HTTPTransport`` must show, as scenarios that run
-/// against a ``LoopbackHTTPServer``: the SDK's `URLSessionTransport` and the
-/// AsyncHTTPClient transport (`Integrations/AsyncHTTPClientTransport`) run the same ones.
+/// against a ``LoopbackHTTPServer``. The SDK's own transports run every one of them; run them
+/// against a transport of your own to show it behaves as the SDK expects.
 ///
 /// Each scenario is an `async throws` function that records its failures with `#expect`,
 /// so it must be called from a Swift Testing test. Give every scenario its own `@Test` in
-/// each transport's suite (the same name in both), so each shows as a test of its own; a
-/// new scenario gets a line in every suite that runs this one.
+/// your transport's suite, so each shows as a test of its own.
 ///
 /// ```swift
 /// @Suite("URLSession transport against a loopback HTTP server")

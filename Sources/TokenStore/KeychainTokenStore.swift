@@ -60,7 +60,7 @@ public final class KeychainTokenStore: TokenStore, CustomStringConvertible {
     }
 
     /// Creates a store over `keychain`: the Security framework on Apple platforms, an
-    /// `InMemoryKeychain` in tests.
+    /// `InMemoryKeychain` (AppSDKTesting) in tests.
     /// - Parameters:
     ///   - groupContainer: The App Group's container (a folder in tests), or why there is none;
     ///     the lock file is `TokenStore/<service>-<account>.lock` in it.

@@ -1,3 +1,4 @@
+import AppSDKHarness
 import AppSDKTesting
 import Foundation
 import OAuthSignIn

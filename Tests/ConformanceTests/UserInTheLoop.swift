@@ -1,4 +1,4 @@
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 
 /// Runs a sign-in while the test plays the user on what it hands to the front end (the URL

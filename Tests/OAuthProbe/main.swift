@@ -10,7 +10,7 @@
 // OIDCAdopter.clientCredentialsSession; the secret from APP_OAUTH_SERVICE_CLIENT_SECRET)
 // prints `calls N`, `failed N`, `signedOut N` and the first few errors (which never contain
 // a token), and exits 0 when it ran to the end.
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 import NetworkService
 import OAuthSignIn

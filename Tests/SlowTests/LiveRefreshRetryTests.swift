@@ -1,5 +1,5 @@
 import AppRepository
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

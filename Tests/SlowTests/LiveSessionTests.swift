@@ -1,5 +1,5 @@
 import AppRepository
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 import NetworkService
 import SessionEngine

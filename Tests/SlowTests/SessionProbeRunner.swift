@@ -1,5 +1,5 @@
 import Foundation
-import AppSDKTesting
+import AppSDKHarness
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

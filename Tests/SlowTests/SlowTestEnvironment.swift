@@ -1,12 +1,12 @@
 import AppRepository
-import AppSDKTesting
+import AppSDKHarness
 import NetworkService
 import SessionEngine
 import Testing
 import TokenStore
 
 /// The slow tests' own steps on the live server that ``LiveServerEnvironment`` (from
-/// AppSDKTesting) names: a service, a fresh member, the admin. Without `APP_SERVER_URL`
+/// AppSDKHarness) names: a service, a fresh member, the admin. Without `APP_SERVER_URL`
 /// every slow test is reported as skipped, with the reason; `scripts/test` sets it.
 enum SlowTestEnvironment {
     /// A service with the default configuration (its leeway adapts to short-lived tokens).

@@ -1,4 +1,4 @@
-import AppSDKTesting
+import AppSDKHarness
 import ArgumentParser
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 
 /// Steps many tests share.
@@ -46,7 +46,7 @@ extension CLIProcess {
     }
 }
 
-/// The reference server's test-mode routes (`--test-mode`), through AppSDKTesting's client.
+/// The reference server's test-mode routes (`--test-mode`), through the harness's client (AppSDKHarness).
 enum TestModeServer {
     static func expireAccessTokens() async throws {
         try await TestModeClient(server: LiveServerEnvironment.server()).expireAccessTokens()

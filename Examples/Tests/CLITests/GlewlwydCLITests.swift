@@ -1,4 +1,4 @@
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 import Testing
 

@@ -1,9 +1,9 @@
-import AppSDKTesting
+import HostileServerKit
 import Foundation
 import Testing
 
 extension CLITests {
-    /// `app-oauth` as a process against AppSDKTesting's hostile provider on loopback (the
+    /// `app-oauth` as a process against the hostile-server kit's provider on loopback (the
     /// hostile-server kit's, issue 33), over both transports, one case per item of the issue
     /// that a server (or its absence) controls. The invariants of each case:
     /// no run crashes (a documented exit code) or outlives its bound, nothing printed holds a

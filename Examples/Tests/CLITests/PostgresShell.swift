@@ -1,4 +1,4 @@
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 
 /// SQL on the test database through `psql`, as the test itself (never the programs): to damage,

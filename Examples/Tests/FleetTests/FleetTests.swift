@@ -1,5 +1,5 @@
 @testable import app_bench
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 import Testing
 

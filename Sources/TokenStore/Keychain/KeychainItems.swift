@@ -1,6 +1,6 @@
 /// The four keychain operations ``KeychainTokenStore`` is written against, each answering
 /// with a ``KeychainStatus``: on Apple platforms one `SecItem*` call each (`SecurityKeychain`),
-/// in tests an `InMemoryKeychain` that answers as the real one does. The store's own logic
+/// in tests AppSDKTesting's `InMemoryKeychain`, which answers as the real one does. The store's own logic
 /// (encoding, unreadable items, what each status means, the cache and the exclusive section)
 /// lives in the store, so the tests cover it on every platform.
 package protocol KeychainItems: Sendable {

@@ -40,6 +40,7 @@ let readmeInstallLines: [ManifestLine] = [
 .product(name: "AppRepository", package: "AppSDK"),   // another server: "SessionEngine", "OAuthSignIn"
 ]
 
+import AppSDKHarness
 import AppSDKTesting
 import Testing
 
@@ -66,7 +67,7 @@ struct ReadmeExamplesTests {
         let blocks = Self.swiftBlocks(of: try Self.text("README.md"))
         let thisFile = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         // The sign-in examples are lines of OIDCAdopter's function bodies, indented there by 8.
-        let adopter = try Self.text("Sources/AppSDKTesting/OIDCAdopter.swift").components(separatedBy: "\n")
+        let adopter = try Self.text("TestHarness/Sources/AppSDKHarness/OIDCAdopter.swift").components(separatedBy: "\n")
             .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : $0 }.joined(separator: "\n")
         #expect(blocks.count == 4)
         for block in blocks {

@@ -3,7 +3,7 @@ import Testing
 
 /// Issue #20, item 8: the documented browser, device and client-credentials examples are
 /// exactly what the conformance suite runs. Each is the body of a function of `OIDCAdopter`
-/// (Sources/AppSDKTesting/OIDCAdopter.swift, which Tests/ConformanceTests calls against
+/// (TestHarness/Sources/AppSDKHarness/OIDCAdopter.swift, which Tests/ConformanceTests calls against
 /// django-oauth-toolkit); this checks, line for line, that docs/OTHER-SERVERS.md and the DocC
 /// article show that body, and that the example stays about a dozen lines.
 @Suite("The sign-in examples of the docs are the code the conformance suite runs")
@@ -17,7 +17,7 @@ struct SignInExamplesTests {
 
     /// The lines of `function`'s body in OIDCAdopter.swift, without its `return` and indentation.
     static func body(of function: String) throws -> [String] {
-        let lines = try read("Sources/AppSDKTesting/OIDCAdopter.swift").components(separatedBy: "\n")
+        let lines = try read("TestHarness/Sources/AppSDKHarness/OIDCAdopter.swift").components(separatedBy: "\n")
         let start = try #require(lines.firstIndex { $0.contains("public static func \(function)(") })
         let open = try #require(lines[start...].firstIndex { $0.hasSuffix("{") })
         var body: [String] = []

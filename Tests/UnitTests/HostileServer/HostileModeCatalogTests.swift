@@ -1,4 +1,4 @@
-import AppSDKTesting
+import HostileServerKit
 import Testing
 
 @Suite("The hostile-server kit's modes")

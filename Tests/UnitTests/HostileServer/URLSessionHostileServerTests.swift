@@ -1,8 +1,8 @@
-import AppSDKTesting
+import HostileServerKit
 import NetworkService
 import Testing
 
-/// The hostile-server kit (AppSDKTesting's `HostileServerKit`) against the SDK over
+/// The hostile-server kit (`HostileServerKit`, TestHarness/) against the SDK over
 /// `URLSessionTransport`; `Integrations/AsyncHTTPClientTransport` runs the same modes against
 /// its transport. Each broken invariant is an issue naming its mode; the summary line is what
 /// `scripts/test` prints.

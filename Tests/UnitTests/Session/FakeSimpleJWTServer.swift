@@ -1,3 +1,4 @@
+import AppSDKHarness
 import AppSDKTesting
 import Foundation
 import NetworkService
@@ -35,19 +36,65 @@ final class FakeSimpleJWTServer: Sendable {
     }
 
     let state = TestMutex(State())
-    private let now: @Sendable () -> Date
-    private let advance: (@Sendable (TimeInterval) -> Void)?
+    /// The routes below, on the harness's one scriptable fake.
+    let fake = FakeTokenServer()
 
     /// A server on `clock`, moved by the latency of each request.
-    init(clock: TestClock) {
-        now = { clock.now }
-        advance = { clock.advance(by: $0) }
+    convenience init(clock: TestClock) {
+        self.init(now: { clock.now }, advance: { clock.advance(by: $0) })
     }
 
     /// A server on the system clock.
-    init() {
-        now = { Date() }
-        advance = nil
+    convenience init() {
+        self.init(now: { Date() }, advance: nil)
+    }
+
+    private init(now: @escaping @Sendable () -> Date, advance: (@Sendable (TimeInterval) -> Void)?) {
+        // The routes hold the state and the clock, not this value: a transport made by
+        // `transport()` keeps answering once the value is gone.
+        let state = state
+        fake.route(.post, "/api/token/") { request in
+            let fields = Self.arrive(request, state: state, advance: advance)
+            let seconds = Int(now().timeIntervalSince1970)  // PyJWT truncates
+            return state.withLock { state in
+                guard fields["username"] as? String == Self.username, fields["password"] as? String == Self.password else {
+                    return .json(401, #"{"detail":"No active account found with the given credentials","code":"no_active_account"}"#)
+                }
+                state.signIns += 1
+                return .json(200, Self.issue(&state, at: seconds))
+            }
+        }
+        fake.route(.post, "/api/token/refresh/") { request in
+            let fields = Self.arrive(request, state: state, advance: advance)
+            let seconds = Int(now().timeIntervalSince1970)
+            return state.withLock { state in
+                state.refreshRequests += 1
+                if let answer = state.refreshAnswer { return .json(answer.status, answer.body) }
+                guard let presented = fields["refresh"] as? String else {
+                    return .json(400, #"{"refresh":["This field is required."]}"#)
+                }
+                guard state.refreshTokens[presented] == false else {
+                    return .json(401, #"{"detail":"Token is blacklisted","code":"token_not_valid"}"#)
+                }
+                state.refreshTokens[presented] = true
+                return .json(200, Self.issue(&state, at: seconds))
+            }
+        }
+        fake.route(.get, "/api/profile/") { request in
+            _ = Self.arrive(request, state: state, advance: advance)
+            let token = request.bearerToken ?? ""
+            return state.withLock { state in
+                state.profileRequests += 1
+                // PyJWT: expired when exp <= now.
+                guard let exp = state.accessTokens[token], now().timeIntervalSince1970 < Double(exp) else {
+                    state.unauthorized += 1
+                    return .json(401, #"{"detail":"Given token not valid for any token type","code":"token_not_valid","#
+                        + #""messages":[{"token_class":"AccessToken","token_type":"access","message":"Token is invalid or expired"}]}"#,
+                        headers: ["WWW-Authenticate": #"Bearer realm="api""#])
+                }
+                return .json(200, #"{"username":"\#(Self.username)"}"#)
+            }
+        }
     }
 
     var refreshRequests: Int { state.withLock { $0.refreshRequests } }
@@ -58,68 +105,27 @@ final class FakeSimpleJWTServer: Sendable {
     }
 
     /// A test transport that this server answers.
-    func transport() -> TestTransport {
-        TestTransport { [self] request in
-            let (status, headers, body) = handle(method: request.method.rawValue, target: request.target,
-                                                 authorization: request.value(forHeaderField: "Authorization"),
-                                                 body: request.body ?? Data())
-            return TestTransport.Reply(status: status, headers: headers, body: body)
-        }
-    }
+    func transport() -> TestTransport { TestTransport(serving: fake) }
 
     /// Answers a request of a ``LoopbackHTTPServer``.
     func reply(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply {
-        let (status, headers, body) = handle(method: request.method, target: request.target,
-                                             authorization: request.header("Authorization"), body: request.body)
-        return .respond(status: status, headers: headers, body: body)
+        switch fake.answerNow(FakeTokenServer.Request(method: request.method, target: request.target,
+                                                      headers: request.headers, body: request.body)) {
+        case let .respond(status, headers, body): return .respond(status: status, headers: headers, body: body)
+        case .fail: return .dropConnection
+        }
     }
 
-    private func handle(method: String, target: String, authorization: String?, body: Data)
-        -> (Int, [String: String], Data) {
+    /// The request's latency passes on the clock; its JSON body's fields.
+    private static func arrive(_ request: FakeTokenServer.Request, state: TestMutex<State>,
+                               advance: (@Sendable (TimeInterval) -> Void)?) -> [String: Any] {
         let latency = state.withLock { $0.latency }
         if latency > 0 { advance?(latency) }
-        let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
-        let seconds = Int(now().timeIntervalSince1970)  // PyJWT truncates
-        let (status, text): (Int, String) = state.withLock { state in
-            switch (method, target) {
-            case ("POST", "/api/token/"):
-                guard fields["username"] as? String == Self.username, fields["password"] as? String == Self.password else {
-                    return (401, #"{"detail":"No active account found with the given credentials","code":"no_active_account"}"#)
-                }
-                state.signIns += 1
-                return (200, issue(&state, at: seconds))
-            case ("POST", "/api/token/refresh/"):
-                state.refreshRequests += 1
-                if let answer = state.refreshAnswer { return answer }
-                guard let presented = fields["refresh"] as? String else {
-                    return (400, #"{"refresh":["This field is required."]}"#)
-                }
-                guard state.refreshTokens[presented] == false else {
-                    return (401, #"{"detail":"Token is blacklisted","code":"token_not_valid"}"#)
-                }
-                state.refreshTokens[presented] = true
-                return (200, issue(&state, at: seconds))
-            case ("GET", "/api/profile/"):
-                state.profileRequests += 1
-                let token = authorization.map { $0.replacingOccurrences(of: "Bearer ", with: "") } ?? ""
-                // PyJWT: expired when exp <= now.
-                guard let exp = state.accessTokens[token], now().timeIntervalSince1970 < Double(exp) else {
-                    state.unauthorized += 1
-                    return (401, #"{"detail":"Given token not valid for any token type","code":"token_not_valid","#
-                        + #""messages":[{"token_class":"AccessToken","token_type":"access","message":"Token is invalid or expired"}]}"#)
-                }
-                return (200, #"{"username":"\#(Self.username)"}"#)
-            default:
-                return (404, #"{"detail":"Not found."}"#)
-            }
-        }
-        var headers = ["Content-Type": "application/json"]
-        if status == 401 && target == "/api/profile/" { headers["WWW-Authenticate"] = #"Bearer realm="api""# }
-        return (status, headers, Data(text.utf8))
+        return request.json ?? [:]
     }
 
     /// New tokens issued at `seconds` (whole seconds since 1970, as PyJWT writes them).
-    private func issue(_ state: inout State, at seconds: Int) -> String {
+    private static func issue(_ state: inout State, at seconds: Int) -> String {
         state.serial += 1
         let exp = seconds + state.lifetime
         let claims = #"{"token_type":"access","exp":\#(exp),"iat":\#(seconds),"jti":"jti\#(state.serial)","user_id":1}"#

@@ -1,4 +1,5 @@
 import AppRepository
+import AppSDKHarness
 import AppSDKTesting
 import Foundation
 import NetworkService

@@ -1,11 +1,13 @@
+import AppSDKHarness
 import Foundation
 import NetworkService
 import SessionEngine
 import Testing
 
-/// A JSON token server for the records' and retries' tests: `POST /token/refresh` answers
-/// from a script (then rotates), `GET /me` accepts only the latest access token. Every
-/// token it issues is named after a counter, so that tests can look for them in records.
+/// A JSON token server for the records' and retries' tests, scripted on the harness's
+/// ``FakeTokenServer``: `POST /token/refresh` answers from a script (then rotates), `GET /me`
+/// accepts only the latest access token. Every token it issues is named after a counter, so
+/// that tests can look for them in records.
 final class ScriptedTokenServer: Sendable {
     /// One scripted answer of the refresh endpoint.
     enum Answer: Sendable, CustomTestStringConvertible {
@@ -26,32 +28,54 @@ final class ScriptedTokenServer: Sendable {
             case let .transport(kind): "\(kind)"
             }
         }
+
+        /// The fake's form of this answer.
+        var scripted: FakeTokenServer.Scripted {
+            switch self {
+            case .rotate: .route
+            case .rotateThenDrop: .routeThen(.fail(.connectionLost))
+            case let .reply(reply): .reply(.respond(status: reply.status, headers: reply.headers, body: reply.body))
+            case let .transport(kind): .reply(.fail(kind))
+            }
+        }
     }
 
-    private struct State {
-        var script: [Answer] = []
-        var issued = 0
-        var refreshCalls = 0
-        var presented: [String] = []
+    private struct Issued {
+        var count = 0
         var current: (access: String, refresh: String)?
 
         mutating func issue() -> (access: String, refresh: String) {
-            issued += 1
-            let pair = (access: "secret-access-\(issued)", refresh: "secret-refresh-\(issued)")
+            count += 1
+            let pair = (access: "secret-access-\(count)", refresh: "secret-refresh-\(count)")
             current = pair
             return pair
         }
     }
 
-    let transport = TestTransport()
-    private let state = TestMutex(State())
+    static let refreshPath = "/token/refresh"
+    let fake = FakeTokenServer()
+    let transport: TestTransport
+    private let issued = TestMutex(Issued())
     /// When set, `GET /me` refuses every access token (a server in a refresh loop).
     let refusesEveryAccessToken = TestMutex(false)
     /// Called at the start of each refresh request (a gate, say).
     let onRefresh = TestMutex<(@Sendable () async -> Void)?>(nil)
 
     init() {
-        transport.serve { [self] request in try await answer(request) }
+        transport = TestTransport(serving: fake)
+        fake.route(.get, "/me") { [issued, refusesEveryAccessToken] request in
+            let current = issued.withLock { $0.current?.access }
+            if refusesEveryAccessToken.withLock({ $0 }) { return .json(401, #"{"detail":"refused"}"#) }
+            return request.header("Authorization") == "Bearer \(current ?? "-")"
+                ? .json(200, #"{"name":"kim"}"#) : .json(401, #"{"detail":"expired"}"#)
+        }
+        fake.route(.post, Self.refreshPath) { [issued] _ in
+            let pair = issued.withLock { $0.issue() }
+            return .json(200, #"{"access":"\#(pair.access)","refresh":"\#(pair.refresh)","expires_in":900}"#)
+        }
+        fake.beforeAnswer { [onRefresh] request in
+            if request.path == Self.refreshPath { await onRefresh.withLock { $0 }?() }
+        }
     }
 
     var server: Server { get throws { try Server(baseURL: "https://api.example.com", transport: transport) } }
@@ -63,54 +87,22 @@ final class ScriptedTokenServer: Sendable {
     }
 
     /// The next answers of the refresh endpoint; once spent, it rotates.
-    func script(_ answers: Answer...) { state.withLock { $0.script = answers } }
+    func script(_ answers: Answer...) { fake.script(.post, Self.refreshPath, answers.map(\.scripted)) }
 
-    var refreshCalls: Int { state.withLock { $0.refreshCalls } }
+    var refreshCalls: Int { fake.requests(.post, Self.refreshPath).count }
     /// The refresh tokens presented, in order.
-    var presented: [String] { state.withLock { $0.presented } }
+    var presented: [String] { fake.requests(.post, Self.refreshPath).map { $0.json?["refresh"] as? String ?? "" } }
 
     /// Tokens for a sign-in, valid for 900 s: the server's current pair.
     func signIn() -> Tokens {
-        let pair = state.withLock { $0.issue() }
+        let pair = issued.withLock { $0.issue() }
         return Tokens(accessToken: AccessToken(pair.access), refreshToken: pair.refresh, expiresIn: 900)
     }
 
     /// Every token issued so far (`access-N`, `refresh-N`).
     var issuedTokens: [String] {
-        let count = state.withLock { $0.issued }
+        let count = issued.withLock { $0.count }
         return (1...max(count, 1)).flatMap { ["secret-access-\($0)", "secret-refresh-\($0)"] }
-    }
-
-    private func answer(_ request: HTTPRequest) async throws -> TestTransport.Reply {
-        if request.target == "/me" {
-            let current = state.withLock { $0.current?.access }
-            if refusesEveryAccessToken.withLock({ $0 }) { return .json(401, #"{"detail":"refused"}"#) }
-            return request.value(forHeaderField: "Authorization") == "Bearer \(current ?? "-")"
-                ? .json(200, #"{"name":"kim"}"#) : .json(401, #"{"detail":"expired"}"#)
-        }
-        await onRefresh.withLock { $0 }?()
-        let presented = request.jsonBody?["refresh"] as? String ?? ""
-        let answer = state.withLock { state -> Answer in
-            state.refreshCalls += 1
-            state.presented.append(presented)
-            return state.script.isEmpty ? .rotate : state.script.removeFirst()
-        }
-        switch answer {
-        case .rotate:
-            return rotation()
-        case .rotateThenDrop:
-            _ = rotation()
-            throw TransportError(.connectionLost)
-        case let .reply(reply):
-            return reply
-        case let .transport(kind):
-            throw TransportError(kind)
-        }
-    }
-
-    private func rotation() -> TestTransport.Reply {
-        let pair = state.withLock { $0.issue() }
-        return .json(200, #"{"access":"\#(pair.access)","refresh":"\#(pair.refresh)","expires_in":900}"#)
     }
 }
 

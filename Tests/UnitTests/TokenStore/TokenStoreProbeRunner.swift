@@ -1,5 +1,5 @@
 import Foundation
-import AppSDKTesting
+import AppSDKHarness
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,9 @@
-import AppSDKTesting
+import HostileServerKit
 import AsyncHTTPClientTransport
 import NetworkService
 import Testing
 
-/// The SDK's hostile-server kit (AppSDKTesting's `HostileServerKit`), the same modes as the
+/// The SDK's hostile-server kit (`HostileServerKit`, TestHarness/), the same modes as the
 /// SDK's `URLSessionHostileServerTests`, against the SDK over the AsyncHTTPClient transport
 /// and its shared client. Each broken invariant is an issue naming its mode; the summary line
 /// is what `scripts/test` prints.

@@ -1,5 +1,5 @@
 import AppAPIClient
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 import OpenAPIAdopter
 import OpenAPIRuntime

@@ -1,5 +1,5 @@
 import AppAPIClient
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 import HTTPTypes
 import OpenAPIAdopter

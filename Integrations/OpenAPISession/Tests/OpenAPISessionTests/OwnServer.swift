@@ -1,4 +1,4 @@
-import AppSDKTesting
+import AppSDKHarness
 import Foundation
 
 /// A reference server of a test's own (`app-server` in test mode, 5-second access tokens, its

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AppSDKTesting
 import TokenStore
 
 @Suite("The Keychain store answers a load from memory while the change marker is unchanged, and sees every save")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AppSDKTesting
 import TokenStore
 
 @Suite("The Keychain store keeps credentials in one item, in the data-protection keychain by default")

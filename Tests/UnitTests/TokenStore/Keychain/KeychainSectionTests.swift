@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AppSDKTesting
 import TokenStore
 
 @Suite("Keychain stores take turns: through the App Group's lock file, held inside a background activity")

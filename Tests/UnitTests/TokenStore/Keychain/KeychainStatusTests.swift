@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AppSDKTesting
 import TokenStore
 #if canImport(Security)
 import Security

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AppSDKTesting
 import TokenStore
 
 @Suite("An item the Keychain store cannot read is never overwritten or deleted")

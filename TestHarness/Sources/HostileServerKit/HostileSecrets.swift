@@ -1,4 +1,5 @@
 import Foundation
+public import AppSDKTesting
 import NetworkService
 
 /// The secrets of a hostile-server run, and every encoding in which the SDK sends one: what
@@ -61,15 +62,15 @@ public enum HostileSecrets {
     /// base64 (of itself, and of the Basic credentials `id:secret` the SDK builds).
     public static func encodings(of secret: String) -> [(name: String, text: String)] {
         var forms: [(String, String)] = [("raw", secret),
-                                         ("percent-encoded", FormEncoding.encode(secret, spaceAsPlus: false)),
-                                         ("form-encoded", FormEncoding.encode(secret, spaceAsPlus: true)),
+                                         ("percent-encoded", SDKFormEncoding.encode(secret, spaceAsPlus: false)),
+                                         ("form-encoded", SDKFormEncoding.encode(secret, spaceAsPlus: true)),
                                          ("JSON-escaped", jsonEscaped(secret)),
                                          ("base64", Data(secret.utf8).base64EncodedString())]
-        let basic = FormEncoding.encode(clientID, spaceAsPlus: true) + ":" + FormEncoding.encode(secret, spaceAsPlus: true)
+        let basic = SDKFormEncoding.encode(clientID, spaceAsPlus: true) + ":" + SDKFormEncoding.encode(secret, spaceAsPlus: true)
         forms.append(("base64 of the Basic credentials", Data(basic.utf8).base64EncodedString()))
         forms.append(("Basic credentials", basic))
         // A lower-case percent-encoding is the same bytes to a server, and an echo may use it.
-        forms.append(("percent-encoded, lower case", lowercasedEscapes(FormEncoding.encode(secret, spaceAsPlus: false))))
+        forms.append(("percent-encoded, lower case", lowercasedEscapes(SDKFormEncoding.encode(secret, spaceAsPlus: false))))
         var seen = Set<String>()
         return forms.filter { seen.insert($0.1).inserted }
     }

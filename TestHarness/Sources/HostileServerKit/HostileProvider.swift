@@ -1,4 +1,5 @@
 public import Foundation
+public import AppSDKTesting
 import TokenStore
 
 /// A scriptable OAuth 2.0 / OpenID Connect provider on 127.0.0.1, for the hostile-server kit

@@ -1,23 +1,33 @@
-/// A keychain in memory that answers like the real one, for tests of ``KeychainTokenStore``
-/// on any platform.
+public import Foundation
+public import TokenStore
+
+/// A keychain in memory that answers like the real one, so that tests of code over a
+/// ``TokenStore/KeychainTokenStore`` run on any platform, and can lock the device.
+///
+/// ```swift
+/// let keychain = InMemoryKeychain()
+/// let store = keychain.tokenStore(service: "com.example.app")
+/// keychain.setDeviceState(.locked)   // items that need an unlocked device are now unavailable
+/// ```
 ///
 /// What it mimics:
-/// - **Duplicate item**: adding an item that exists answers ``KeychainStatus/duplicateItem``.
-/// - **Not found**: reading, updating or deleting a missing item answers ``KeychainStatus/itemNotFound``.
+/// - **Duplicate item**: adding an item that exists answers `errSecDuplicateItem`.
+/// - **Not found**: reading, updating or deleting a missing item answers `errSecItemNotFound`.
 /// - **Interaction not allowed**: while the device is locked, an item whose accessibility needs
 ///   an unlocked device cannot be read, added or updated; before the first unlock (a prewarmed
-///   launch) no protected item can (``KeychainStatus/interactionNotAllowed``).
+///   launch) no protected item can (`errSecInteractionNotAllowed`, which the store reports as
+///   ``TokenStore/TokenStoreError/Kind/unavailable``).
 /// - **Access groups**: the data-protection keychain keeps items per access group; an access
-///   group outside ``entitledAccessGroups`` answers ``KeychainStatus/missingEntitlement``, an
-///   item added without a group goes to the first entitled one (the app's default group), and
-///   a query without a group searches every entitled group. The legacy file keychain of macOS
-///   is a separate set of items without groups.
+///   group outside ``entitledAccessGroups`` answers `errSecMissingEntitlement`, an item added
+///   without a group goes to the first entitled one (the app's default group), and a query
+///   without a group searches every entitled group. The legacy file keychain of macOS is a
+///   separate set of items without groups.
 ///
-/// Every ``copyData(of:)`` is counted in ``reads``, and ``failing(_:with:times:)`` makes an
-/// operation answer any status.
-package final class InMemoryKeychain: KeychainItems {
+/// Every read of an item's data is counted in ``reads``, and ``failing(_:withOSStatus:times:)``
+/// makes an operation answer any status.
+public final class InMemoryKeychain: KeychainItems {
     /// Whether the device is unlocked.
-    package enum DeviceState: Sendable {
+    public enum DeviceState: Sendable {
         /// Started but never unlocked since (a prewarmed launch).
         case beforeFirstUnlock
         /// Locked after the first unlock.
@@ -26,9 +36,16 @@ package final class InMemoryKeychain: KeychainItems {
         case unlocked
     }
 
-    /// An operation, for ``failing(_:with:times:)``.
-    package enum Operation: Hashable, Sendable {
-        case copy, add, update, delete
+    /// A keychain operation, for ``failing(_:withOSStatus:times:)``.
+    public enum Operation: Hashable, Sendable {
+        /// Reading an item's data (`SecItemCopyMatching`).
+        case copy
+        /// Adding an item (`SecItemAdd`).
+        case add
+        /// Changing an item (`SecItemUpdate`).
+        case update
+        /// Deleting an item (`SecItemDelete`).
+        case delete
     }
 
     private struct Key: Hashable {
@@ -60,24 +77,44 @@ package final class InMemoryKeychain: KeychainItems {
     }
 
     /// The access groups the app is entitled to; the first is its default group.
-    package let entitledAccessGroups: [String]
+    public let entitledAccessGroups: [String]
     private let state = LockedValue(State())
 
     /// An empty, unlocked keychain of an app entitled to `entitledAccessGroups`.
-    package init(entitledAccessGroups: [String] = ["TEAMID.com.example.app"]) {
+    public init(entitledAccessGroups: [String] = ["TEAMID.com.example.app"]) {
         self.entitledAccessGroups = entitledAccessGroups
     }
 
+    /// A ``TokenStore/KeychainTokenStore`` over this keychain, with the parameters of the
+    /// store's own initializer; `lockFileURL` is the exclusive section's lock file (a file in a
+    /// temporary folder stands for an App Group's container).
+    public func tokenStore(
+        service: String,
+        account: String = "credentials",
+        accessGroup: String? = nil,
+        lockFileURL: URL? = nil,
+        options: KeychainTokenStore.Options = KeychainTokenStore.Options()
+    ) -> KeychainTokenStore {
+        KeychainTokenStore(service: service, account: account, accessGroup: accessGroup, lockFileURL: lockFileURL,
+                           options: options, keychain: self)
+    }
+
     /// Locks, unlocks or restarts the device.
-    package func setDeviceState(_ deviceState: DeviceState) {
+    public func setDeviceState(_ deviceState: DeviceState) {
         state.withLock { $0.deviceState = deviceState }
     }
 
     /// How many times an item's data was asked for.
-    package var reads: Int { state.withLock { $0.reads } }
+    public var reads: Int { state.withLock { $0.reads } }
 
-    /// Makes the next `times` calls of `operation` (every later one when `nil`) answer `status`
-    /// without doing anything; a `nil` status answers normally again.
+    /// Makes the next `times` calls of `operation` (every later one when `nil`) answer the
+    /// `OSStatus` `code` without doing anything (`-25308`, `errSecInteractionNotAllowed`, say); a
+    /// `nil` code answers normally again.
+    public func failing(_ operation: Operation, withOSStatus code: Int32?, times: Int? = nil) {
+        failing(operation, with: code.map(KeychainStatus.init(code:)), times: times)
+    }
+
+    /// ``failing(_:withOSStatus:times:)`` with the SDK's own status type.
     package func failing(_ operation: Operation, with status: KeychainStatus?, times: Int? = nil) {
         state.withLock { $0.failures[operation] = status.map { ($0, times) } }
     }
@@ -93,7 +130,7 @@ package final class InMemoryKeychain: KeychainItems {
     }
 
     /// The accounts of the items of `service`, sorted.
-    package func accounts(service: String) -> [String] {
+    public func accounts(service: String) -> [String] {
         state.withLock { $0.items.keys.filter { $0.service == service }.map(\.account).sorted() }
     }
 
@@ -105,6 +142,7 @@ package final class InMemoryKeychain: KeychainItems {
         }
     }
 
+    /// The keychain operation, as the Security framework answers it.
     package func copyData(of item: KeychainItem) -> (status: KeychainStatus, data: [UInt8]?) {
         state.withLock { state in
             state.reads += 1
@@ -116,6 +154,7 @@ package final class InMemoryKeychain: KeychainItems {
         }
     }
 
+    /// The keychain operation, as the Security framework answers it.
     package func add(_ item: KeychainItem, data: [UInt8], accessibility: KeychainTokenStore.Accessibility) -> KeychainStatus {
         state.withLock { state in
             if let failure = state.failure(.add) { return failure }
@@ -127,6 +166,7 @@ package final class InMemoryKeychain: KeychainItems {
         }
     }
 
+    /// The keychain operation, as the Security framework answers it.
     package func update(_ item: KeychainItem, data: [UInt8], accessibility: KeychainTokenStore.Accessibility) -> KeychainStatus {
         state.withLock { state in
             if let failure = state.failure(.update) { return failure }
@@ -139,6 +179,7 @@ package final class InMemoryKeychain: KeychainItems {
         }
     }
 
+    /// The keychain operation, as the Security framework answers it.
     package func delete(_ item: KeychainItem) -> KeychainStatus {
         state.withLock { state in
             if let failure = state.failure(.delete) { return failure }

@@ -1,4 +1,5 @@
 public import Foundation
+public import AppSDKTesting
 
 /// A well-behaved provider's answers, and the pieces the hostile modes build theirs from.
 public enum HostileAnswers {

@@ -1,4 +1,5 @@
 import Foundation
+public import AppSDKTesting
 
 /// How a ``HostileProvider`` answers, endpoint by endpoint. Every answer starts as a
 /// well-behaved provider's (``HostileAnswers``); a mode replaces the one it attacks.

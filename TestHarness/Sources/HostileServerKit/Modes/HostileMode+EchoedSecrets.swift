@@ -16,7 +16,7 @@ extension HostileMode {
     static let echoes: [Echo] = [
         Echo(name: "as it is", clientAuthentication: "client_secret_post") { $0.receivedClientSecret ?? "" },
         Echo(name: "percent-encoded (%20 for a space)", clientAuthentication: "client_secret_post") {
-            FormEncoding.encode($0.receivedClientSecret ?? "", spaceAsPlus: false)
+            SDKFormEncoding.encode($0.receivedClientSecret ?? "", spaceAsPlus: false)
         },
         Echo(name: "form-encoded (+ for a space), as it was sent", clientAuthentication: "client_secret_post") {
             $0.receivedClientSecretOnTheWire ?? ""
@@ -89,7 +89,7 @@ extension HostileMode {
             script.userinfo = { context in
                 HostileAnswers.raw("HTTP/1.1 401 Unauthorized",
                                    headerLines: [#"WWW-Authenticate: Bearer error="invalid_token", error_description="expired "#
-                                       + FormEncoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + #"""#],
+                                       + SDKFormEncoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + #"""#],
                                    body: Data())
             }
         },

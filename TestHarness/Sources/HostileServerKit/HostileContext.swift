@@ -1,4 +1,5 @@
 import Foundation
+public import AppSDKTesting
 
 /// What a ``HostileScript`` answer knows about the request it answers: the request, the
 /// route, where the provider's endpoints are, and the other origin a redirect can send the

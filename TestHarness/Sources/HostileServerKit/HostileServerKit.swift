@@ -1,4 +1,5 @@
 public import Foundation
+public import AppSDKTesting
 import NetworkService
 import Testing
 import TokenStore

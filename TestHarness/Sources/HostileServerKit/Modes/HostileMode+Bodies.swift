@@ -106,5 +106,5 @@ extension HostileMode {
     }
 
     /// `text` form-encoded.
-    static func form(_ text: String) -> String { FormEncoding.encode(text, spaceAsPlus: true) }
+    static func form(_ text: String) -> String { SDKFormEncoding.encode(text, spaceAsPlus: true) }
 }

@@ -10,7 +10,7 @@ extension HostileMode {
             script.api = { context in
                 HostileAnswers.raw("HTTP/1.1 401 Unauthorized",
                                    headerLines: [#"WWW-Authenticate: Bearer error="invalid_token", error_description="bad "#
-                                       + FormEncoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + clipboardWrite + #"""#],
+                                       + SDKFormEncoding.encode(context.bearerToken ?? "", spaceAsPlus: false) + clipboardWrite + #"""#],
                                    body: Data())
             }
         },

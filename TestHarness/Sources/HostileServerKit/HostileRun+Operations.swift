@@ -1,4 +1,5 @@
 import Foundation
+import AppSDKTesting
 import NetworkService
 import OAuthSignIn
 import SessionEngine
