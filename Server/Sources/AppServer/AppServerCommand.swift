@@ -83,6 +83,21 @@ struct AppServerCommand: AsyncParsableCommand {
     @Option(help: "Anonymous sign-ins per client address within the window, 1-1000000. [APP_ANONYMOUS_SIGN_INS_PER_ADDRESS, default 20]")
     var anonymousSignInsPerAddress: Int?
 
+    @Option(help: "DPoP (RFC 9449) sender-constrained sessions: off, allowed (a sign-in with a proof is bound to its key; bearer sessions still work) or required (sign-ins need a proof; Bearer tokens are refused). [APP_DPOP, default off]")
+    var dpop: String?
+
+    @Option(help: "DPoP proof algorithms accepted, comma-separated, from ES256,EdDSA. [APP_DPOP_ALGS, default ES256,EdDSA]")
+    var dpopAlgs: String?
+
+    @Option(help: "DPoP nonces (RFC 9449 §8, §9): off, or required (a proof must carry a nonce from a DPoP-Nonce header). [APP_DPOP_NONCE, default off]")
+    var dpopNonce: String?
+
+    @Option(help: "Seconds one DPoP nonce slot lasts, 1-3600; a nonce is accepted for one to two slots. [APP_DPOP_NONCE_LIFETIME, default 60]")
+    var dpopNonceLifetime: String?
+
+    @Option(help: "Window of a DPoP proof's iat as PAST/FUTURE seconds (1-3600 / 0-300). [APP_DPOP_IAT_WINDOW, default 60/5]")
+    var dpopIatWindow: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. [APP_LOG_LEVEL, default info]")
     var logLevel: String?
 
@@ -173,6 +188,15 @@ struct AppServerCommand: AsyncParsableCommand {
         // suites run many clients from 127.0.0.1.
         let connectionsPerAddress = try integer(maxConnectionsPerAddress, "APP_MAX_CONNECTIONS_PER_ADDRESS", name: "count")
             ?? (testMode ? connections : ServerConfiguration.defaultMaxConnectionsPerAddress)
+        let dpopSettings: DPoPSettings
+        do {
+            dpopSettings = try DPoPSettings.parse(
+                mode: value(dpop, "APP_DPOP"), algorithms: value(dpopAlgs, "APP_DPOP_ALGS"), nonce: value(dpopNonce, "APP_DPOP_NONCE"),
+                nonceLifetime: value(dpopNonceLifetime, "APP_DPOP_NONCE_LIFETIME"), iatWindow: value(dpopIatWindow, "APP_DPOP_IAT_WINDOW")
+            )
+        } catch {
+            throw ValidationError(error.description)
+        }
         let configuration = ServerConfiguration(
             host: value(host, "APP_HOST") ?? "127.0.0.1",
             port: try integer(port, "APP_PORT", name: "port") ?? 8080,
@@ -190,7 +214,8 @@ struct AppServerCommand: AsyncParsableCommand {
             maxConnectionsPerAddress: connectionsPerAddress,
             requestTimeout: .seconds(
                 try integer(requestTimeout, "APP_REQUEST_TIMEOUT", name: "seconds") ?? Int(ServerConfiguration.defaultRequestTimeout.components.seconds)
-            )
+            ),
+            dpop: dpopSettings
         )
         do {
             try configuration.validate()

@@ -21,10 +21,10 @@ struct RefreshGraceTests {
         }
     }
 
-    @Test("a retry within the grace period while the child is unused gets a fresh pair, and the family lives")
-    func retryWithinGrace() async throws {
+    @Test("a retry within the grace period while the child is unused gets a fresh pair, and the family lives", arguments: SessionBinding.allCases)
+    func retryWithinGrace(_ binding: SessionBinding) async throws {
         let clock = TestClock()
-        try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
+        try await binding.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             let session = try await api.signUp("gail@example.com")
             // The server rotates, but the client never sees this response.
             let lost = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
@@ -48,9 +48,9 @@ struct RefreshGraceTests {
         }
     }
 
-    @Test("the child a retry's sibling withdrew counts as used: presenting it is reuse and revokes the family")
-    func withdrawnChildIsReuse() async throws {
-        try await TestServer.run { api in
+    @Test("the child a retry's sibling withdrew counts as used: presenting it is reuse and revokes the family", arguments: SessionBinding.allCases)
+    func withdrawnChildIsReuse(_ binding: SessionBinding) async throws {
+        try await binding.run { api in
             let session = try await api.signUp("hank@example.com")
             let lost = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
             let retry = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
@@ -67,10 +67,10 @@ struct RefreshGraceTests {
         }
     }
 
-    @Test("retries may repeat, but the window counts from the first use; once the retried pair is used, it is reuse")
-    func windowCountsFromFirstUse() async throws {
+    @Test("retries may repeat, but the window counts from the first use; once the retried pair is used, it is reuse", arguments: SessionBinding.allCases)
+    func windowCountsFromFirstUse(_ binding: SessionBinding) async throws {
         let clock = TestClock()
-        try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
+        try await binding.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             // Window from the first use: a third presentation 31 s after it is reuse.
             let session = try await api.signUp("iris@example.com")
             _ = try await api.refresh(session.tokens.refreshToken)
@@ -101,10 +101,10 @@ struct RefreshGraceTests {
         }
     }
 
-    @Test("presenting a used token after the grace period is reuse, even while its child is unused")
-    func reuseOutsideWindow() async throws {
+    @Test("presenting a used token after the grace period is reuse, even while its child is unused", arguments: SessionBinding.allCases)
+    func reuseOutsideWindow(_ binding: SessionBinding) async throws {
         let clock = TestClock()
-        try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
+        try await binding.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             let session = try await api.signUp("jill@example.com")
             let rotated = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
             clock.advance(by: 31)
@@ -118,9 +118,9 @@ struct RefreshGraceTests {
         }
     }
 
-    @Test("grace 0 keeps the strict rule: a second use is reuse at once, even while the child is unused")
-    func graceZeroIsStrict() async throws {
-        try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 0)) { api in
+    @Test("grace 0 keeps the strict rule: a second use is reuse at once, even while the child is unused", arguments: SessionBinding.allCases)
+    func graceZeroIsStrict(_ binding: SessionBinding) async throws {
+        try await binding.run(configuration: TestServer.configuration(refreshReuseGrace: 0)) { api in
             let session = try await api.signUp("kurt@example.com")
             let unrelated = try await api.signIn("kurt@example.com", password: "password-1")
             let rotated = try await api.refresh(session.tokens.refreshToken).decode(RefreshResultDTO.self).tokens
@@ -166,6 +166,7 @@ struct RefreshGraceTests {
             _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN parent_hash", [])
             _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN replaced_by", [])
             _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN withdrawn_at", [])
+            _ = try await connection.query("ALTER TABLE sessions DROP COLUMN jkt", [])  // schema 4
             _ = try await connection.query("PRAGMA user_version = 1", [])
         }
 
@@ -183,6 +184,6 @@ struct RefreshGraceTests {
         let version = try await SQLiteConnection.withFile(path) { check in
             try await check.query("PRAGMA user_version", []).first?.column("user_version")?.integer
         }
-        #expect(version == 3)
+        #expect(version == 4)
     }
 }

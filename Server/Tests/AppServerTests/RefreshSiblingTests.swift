@@ -47,10 +47,10 @@ struct RefreshSiblingTests {
         try await api.send(.get, "/v1/members/me", token: accessToken).status == .ok
     }
 
-    @Test("a dead holder's stalled request reaching the token logic after holder B's refresh gets a sibling: B's child still works, even after the grace period")
-    func stalledRequestAfterTheOtherHoldersRefresh() async throws {
+    @Test("a dead holder's stalled request reaching the token logic after holder B's refresh gets a sibling: B's child still works, even after the grace period", arguments: SessionBinding.allCases)
+    func stalledRequestAfterTheOtherHoldersRefresh(_ binding: SessionBinding) async throws {
         let clock = TestClock()
-        try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
+        try await binding.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             let session = try await api.signUp("ann@example.com")
             let b = try await Self.rotate(session.tokens.refreshToken, api: api)
             clock.advance(by: 5)
@@ -71,10 +71,10 @@ struct RefreshSiblingTests {
         }
     }
 
-    @Test("a dead holder's stalled request reaching the token logic before holder B's refresh: B's presentation gets a sibling and B keeps the session")
-    func stalledRequestBeforeTheOtherHoldersRefresh() async throws {
+    @Test("a dead holder's stalled request reaching the token logic before holder B's refresh: B's presentation gets a sibling and B keeps the session", arguments: SessionBinding.allCases)
+    func stalledRequestBeforeTheOtherHoldersRefresh(_ binding: SessionBinding) async throws {
         let clock = TestClock()
-        try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
+        try await binding.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             let session = try await api.signUp("ben@example.com")
             let unreceived = try await Self.rotate(session.tokens.refreshToken, api: api)
             clock.advance(by: 5)
@@ -88,10 +88,10 @@ struct RefreshSiblingTests {
         }
     }
 
-    @Test("a dead holder's stalled request reaching the token logic after B used its child is reuse: the family moved on, the server cannot tell it from a replayed stolen token")
-    func stalledRequestAfterTheFamilyMovedOn() async throws {
+    @Test("a dead holder's stalled request reaching the token logic after B used its child is reuse: the family moved on, the server cannot tell it from a replayed stolen token", arguments: SessionBinding.allCases)
+    func stalledRequestAfterTheFamilyMovedOn(_ binding: SessionBinding) async throws {
         let clock = TestClock()
-        try await TestServer.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
+        try await binding.run(configuration: TestServer.configuration(refreshReuseGrace: 30), clock: clock) { api in
             let session = try await api.signUp("cid@example.com")
             let b = try await Self.rotate(session.tokens.refreshToken, api: api)
             clock.advance(by: 5)
@@ -104,9 +104,9 @@ struct RefreshSiblingTests {
         }
     }
 
-    @Test("a client that lost a refresh's response and retried keeps the session with the sibling it received; the lost child dies once the sibling is used")
-    func lostResponseRetried() async throws {
-        try await TestServer.run { api in
+    @Test("a client that lost a refresh's response and retried keeps the session with the sibling it received; the lost child dies once the sibling is used", arguments: SessionBinding.allCases)
+    func lostResponseRetried(_ binding: SessionBinding) async throws {
+        try await binding.run { api in
             let session = try await api.signUp("dee@example.com")
             let lost = try await Self.rotate(session.tokens.refreshToken, api: api)
             let retried = try await Self.rotate(session.tokens.refreshToken, api: api)
@@ -122,9 +122,9 @@ struct RefreshSiblingTests {
     }
 
     @Test("two holders without a shared store present one token within the grace period: the first to use its child wins, the other's refresh is reuse and ends the family for both",
-          arguments: [true, false])
-    func twoLiveHolders(firstPresenterUsesFirst: Bool) async throws {
-        try await TestServer.run { api in
+          arguments: SessionBinding.allCases, [true, false])
+    func twoLiveHolders(_ binding: SessionBinding, firstPresenterUsesFirst: Bool) async throws {
+        try await binding.run { api in
             let session = try await api.signUp("eve@example.com")
             let x = try await Self.rotate(session.tokens.refreshToken, api: api)
             let y = try await Self.rotate(session.tokens.refreshToken, api: api)
@@ -137,9 +137,9 @@ struct RefreshSiblingTests {
         }
     }
 
-    @Test("an attacker presenting a stolen token within the grace period gets a sibling whose access token lives until it expires or the family is revoked; the attacker's refresh after the rightful holder's is reuse")
-    func attackerWithinGrace() async throws {
-        try await TestServer.run { api in
+    @Test("an attacker presenting a stolen token within the grace period gets a sibling whose access token lives until it expires or the family is revoked; the attacker's refresh after the rightful holder's is reuse", arguments: SessionBinding.allCases)
+    func attackerWithinGrace(_ binding: SessionBinding) async throws {
+        try await binding.run { api in
             let session = try await api.signUp("fay@example.com")
             let rightful = try await Self.rotate(session.tokens.refreshToken, api: api)
             let stolen = try await Self.rotate(session.tokens.refreshToken, api: api)
@@ -155,9 +155,9 @@ struct RefreshSiblingTests {
     }
 
     @Test("three presentations within the grace period give three siblings; the one used first withdraws both others",
-          arguments: [0, 2])
-    func threeSiblings(presentedLoser: Int) async throws {
-        try await TestServer.run { api in
+          arguments: SessionBinding.allCases, [0, 2])
+    func threeSiblings(_ binding: SessionBinding, presentedLoser: Int) async throws {
+        try await binding.run { api in
             let session = try await api.signUp("gus\(presentedLoser)@example.com")
             var siblings: [TokensDTO] = []
             for _ in 0..<3 {
@@ -170,9 +170,9 @@ struct RefreshSiblingTests {
         }
     }
 
-    @Test("a presentation after sign-out is refused, whether the token was used or not, and issues nothing")
-    func afterSignOut() async throws {
-        try await TestServer.run { api in
+    @Test("a presentation after sign-out is refused, whether the token was used or not, and issues nothing", arguments: SessionBinding.allCases)
+    func afterSignOut(_ binding: SessionBinding) async throws {
+        try await binding.run { api in
             let session = try await api.signUp("hal@example.com")
             let first = try await Self.rotate(session.tokens.refreshToken, api: api)
             let sibling = try await Self.rotate(session.tokens.refreshToken, api: api)
@@ -274,6 +274,7 @@ struct RefreshSiblingTests {
                 "UPDATE refresh_tokens SET withdrawn_at = 0 WHERE token_hash = ?", [.text(RandomToken.hash(withdrawn.refreshToken))])
             _ = try await connection.query("DROP INDEX refresh_tokens_parent", [])
             _ = try await connection.query("ALTER TABLE refresh_tokens DROP COLUMN parent_hash", [])
+            _ = try await connection.query("ALTER TABLE sessions DROP COLUMN jkt", [])  // schema 4
             _ = try await connection.query("PRAGMA user_version = 2", [])
         }
 
@@ -292,7 +293,7 @@ struct RefreshSiblingTests {
                 "SELECT withdrawn_at FROM refresh_tokens WHERE token_hash = ?", [.text(RandomToken.hash(withdrawn.refreshToken))]).first
             return (version, row?.column("withdrawn_at")?.integer)
         }
-        #expect(version == 3)
+        #expect(version == 4)
         #expect(withdrawnAt == 0)
     }
 

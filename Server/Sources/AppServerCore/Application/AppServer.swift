@@ -44,7 +44,8 @@ public enum AppServer {
             }
             let services = AppServices(
                 database: database, auth: auth, accessTokens: accessTokens, clock: clock, testMode: testMode,
-                rateLimiter: configuration.rateLimits.map { RateLimiter(limits: $0, clock: clock) }
+                rateLimiter: configuration.rateLimits.map { RateLimiter(limits: $0, clock: clock) },
+                dpop: DPoPGate(settings: configuration.dpop, jwtSecret: configuration.jwtSecret, clock: clock, testMode: testMode)
             )
             return Application(
                 router: makeRouter(services: services),
@@ -88,6 +89,9 @@ public enum AppServer {
         if let testMode = services.testMode {
             router.add(middleware: TestCountersMiddleware(state: testMode))
         }
+        if let dpop = services.dpop {
+            router.add(middleware: DPoPNonceMiddleware(gate: dpop))
+        }
         router.add(middleware: ErrorMiddleware(routes: table))
         if let testMode = services.testMode {
             router.add(middleware: TestErrorCodeMiddleware(state: testMode))
@@ -103,7 +107,7 @@ public enum AppServer {
             AdminRoutes(services: services).endpoints,
         ]
         if let testMode = services.testMode {
-            collections.append(TestRoutes(state: testMode).endpoints)
+            collections.append(TestRoutes(state: testMode, dpopNonces: services.dpop?.nonceIssuer).endpoints)
         }
         let recorder = RecordingRouter(router: router, table: table)
         for collection in collections {

@@ -14,15 +14,30 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var exp: Int
     /// Test mode only: the access-token generation; `/v1/_test/expire-access-tokens` expires older ones.
     public var gen: Int?
+    /// The confirmation of a DPoP-bound token (RFC 9449 §6.1): the thumbprint of its key.
+    /// Absent from the JSON of a bearer token.
+    public var cnf: Confirmation?
+
+    /// `cnf` of RFC 7800, with RFC 9449's `jkt` member.
+    public struct Confirmation: Codable, Sendable, Equatable {
+        /// The JWK SHA-256 thumbprint (RFC 7638) of the key the token is bound to.
+        public var jkt: String
+
+        /// Creates a confirmation.
+        public init(jkt: String) {
+            self.jkt = jkt
+        }
+    }
 
     /// Creates claims.
-    public init(sub: String, sid: String, role: String, iat: Int, exp: Int, gen: Int? = nil) {
+    public init(sub: String, sid: String, role: String, iat: Int, exp: Int, gen: Int? = nil, cnf: Confirmation? = nil) {
         self.sub = sub
         self.sid = sid
         self.role = role
         self.iat = iat
         self.exp = exp
         self.gen = gen
+        self.cnf = cnf
     }
 
     /// Signature checks are done by JWTKit; the time and revocation checks need the server's clock

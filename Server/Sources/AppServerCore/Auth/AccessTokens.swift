@@ -26,7 +26,9 @@ public struct AccessTokens: Sendable {
     }
 
     /// A signed token for a member's session, with its expiry.
-    public func issue(memberID: UUID, sessionID: String, role: Role) async throws -> (token: String, expiresAt: Date) {
+    /// - Parameter jkt: the thumbprint of the DPoP key of a bound session, put in `cnf.jkt`;
+    ///   `nil` for a bearer session (its token is then byte for byte what it was before DPoP).
+    public func issue(memberID: UUID, sessionID: String, role: Role, jkt: String? = nil) async throws -> (token: String, expiresAt: Date) {
         let instant = clock.now().timeIntervalSince1970
         let now = Int(instant.rounded(.down))
         // JWT times are whole seconds: round the expiry up, so that a token lives at least its
@@ -36,7 +38,7 @@ public struct AccessTokens: Sendable {
         let exp = Int((instant + TimeInterval(lifetime.components.seconds)).rounded(.up))
         let claims = AccessTokenClaims(
             sub: memberID.uuidString.lowercased(), sid: sessionID, role: role.rawValue,
-            iat: now, exp: exp, gen: generations?.current
+            iat: now, exp: exp, gen: generations?.current, cnf: jkt.map { AccessTokenClaims.Confirmation(jkt: $0) }
         )
         let token = try await keys.sign(claims, header: ["alg": .string(Self.algorithm), "typ": .string("JWT")])
         return (token, Date(timeIntervalSince1970: TimeInterval(exp)))

@@ -37,15 +37,18 @@ public struct AuthService: Sendable {
     }
 
     /// Registers a member with email and password and starts a session.
-    /// - Parameter email: the email in normalized form (``Validation/email(_:field:)`` returns it).
-    func signUp(email: String, password: String, nickname: String) async throws -> AuthSessionDTO {
+    /// - Parameters:
+    ///   - email: the email in normalized form (``Validation/email(_:field:)`` returns it).
+    ///   - jkt: the thumbprint of the DPoP key the sign-up proved it holds: the session is bound
+    ///     to it; `nil` starts a bearer session.
+    func signUp(email: String, password: String, nickname: String, jkt: String? = nil) async throws -> AuthSessionDTO {
         let hash = await passwords.hash(password)
         let now = clock.now()
         let member = MemberRecord(id: UUID(), email: email, passwordHash: hash, nickname: nickname, role: .member, createdAt: now.wholeSeconds)
         return try await database.transaction { transaction in
             guard try await MemberStore.find(email: email, in: transaction) == nil else { throw APIError.emailTaken }
             try await MemberStore.insert(member, in: transaction)
-            let tokens = try await startSession(for: member, now: now, in: transaction)
+            let tokens = try await startSession(for: member, jkt: jkt, now: now, in: transaction)
             return AuthSessionDTO(member: member.dto, tokens: tokens)
         }
     }
@@ -56,8 +59,10 @@ public struct AuthService: Sendable {
     /// verifying it would let any longer password that starts with the right 72 bytes in, and
     /// sign-up (and `--admin-password`) refuse such passwords, so none is anyone's. It is answered
     /// like any wrong password, without spending a bcrypt verification.
-    /// - Parameter email: the email in normalized form (``Validation/normalizedEmail(_:)``).
-    func signIn(email: String, password: String) async throws -> AuthSessionDTO {
+    /// - Parameters:
+    ///   - email: the email in normalized form (``Validation/normalizedEmail(_:)``).
+    ///   - jkt: the DPoP key to bind the session to, as in ``signUp(email:password:nickname:jkt:)``.
+    func signIn(email: String, password: String, jkt: String? = nil) async throws -> AuthSessionDTO {
         guard password.utf8.count <= Validation.maximumPasswordBytes else { throw APIError.invalidCredentials }
         let member = try await database.transaction { transaction in
             try await MemberStore.find(email: email, in: transaction)
@@ -70,13 +75,14 @@ public struct AuthService: Sendable {
         return try await database.transaction { transaction in
             // The member may have been deleted between the two transactions.
             guard try await MemberStore.find(id: member.id, in: transaction) != nil else { throw APIError.invalidCredentials }
-            let tokens = try await startSession(for: member, now: now, in: transaction)
+            let tokens = try await startSession(for: member, jkt: jkt, now: now, in: transaction)
             return AuthSessionDTO(member: member.dto, tokens: tokens)
         }
     }
 
-    /// Creates an anonymous member (no email, no password, nickname `anonymous-XXXX`) and starts a session.
-    func signInAnonymously() async throws -> AuthSessionDTO {
+    /// Creates an anonymous member (no email, no password, nickname `anonymous-XXXX`) and starts a
+    /// session, bound to the DPoP key `jkt` when given.
+    func signInAnonymously(jkt: String? = nil) async throws -> AuthSessionDTO {
         let now = clock.now()
         let suffix = String(format: "%04x", UInt16.random(in: .min ... .max))
         let member = MemberRecord(
@@ -84,7 +90,7 @@ public struct AuthService: Sendable {
         )
         return try await database.transaction { transaction in
             try await MemberStore.insert(member, in: transaction)
-            let tokens = try await startSession(for: member, now: now, in: transaction)
+            let tokens = try await startSession(for: member, jkt: jkt, now: now, in: transaction)
             return AuthSessionDTO(member: member.dto, tokens: tokens)
         }
     }
@@ -95,6 +101,7 @@ public struct AuthService: Sendable {
         case reused
         case invalid
         case clientGone
+        case wrongKey
     }
 
     /// Rotates a refresh token: consumes it and returns a new pair in the same session family.
@@ -116,13 +123,22 @@ public struct AuthService: Sendable {
     ///   held at the server never reaches the token logic: its answer could go nowhere, and
     ///   presenting its token then could only withdraw or reuse what a surviving holder got.
     /// - Throws: ``ClientGoneError`` when `clientIsConnected` says no; nothing was changed.
-    func refresh(refreshToken: String, clientIsConnected: @Sendable () -> Bool = { true }) async throws -> TokensDTO {
+    ///
+    /// - Parameter proofThumbprint: the thumbprint of the key of the request's verified DPoP
+    ///   proof, if it had one. A token of a bound family is judged only when it matches the
+    ///   family's key, before its use or reuse is: a token copied without its key changes
+    ///   nothing (it can neither rotate nor revoke the family), so its owner is unaffected.
+    /// - Throws: 401 `invalid_dpop_proof` for a bound family without its key's proof.
+    func refresh(
+        refreshToken: String, proofThumbprint: String? = nil, clientIsConnected: @Sendable () -> Bool = { true }
+    ) async throws -> TokensDTO {
         let hash = RandomToken.hash(refreshToken)
         let now = clock.now()
         // Reuse must commit the revocation, so the transaction returns the outcome instead of throwing.
         let outcome: RefreshOutcome = try await database.transaction { transaction in
             guard clientIsConnected() else { return .clientGone }
             guard let record = try await SessionStore.findRefreshToken(hash: hash, in: transaction) else { return .invalid }
+            if let bound = record.boundKeyThumbprint, bound != proofThumbprint { return .wrongKey }
             if record.isUsed || record.isWithdrawn {
                 guard try await mayIssueSibling(presenting: record, hash: hash, now: now, in: transaction),
                       let member = try await MemberStore.find(id: record.memberID, in: transaction)
@@ -133,7 +149,7 @@ public struct AuthService: Sendable {
                 // Another presentation before any child was used: the retry of a lost response, or the
                 // late request of a holder that is gone. Nobody can tell which child will be held, so
                 // none is withdrawn now: the first one used decides.
-                return .rotated(try await issueChild(of: hash, for: member, sessionID: record.sessionID, now: now, in: transaction))
+                return .rotated(try await issueChild(of: hash, for: member, record: record, now: now, in: transaction))
             }
             guard !record.isSessionRevoked, now < record.expiresAt,
                   let member = try await MemberStore.find(id: record.memberID, in: transaction)
@@ -143,13 +159,14 @@ public struct AuthService: Sendable {
                 try await SessionStore.withdrawSiblings(of: hash, parent: parent, now: now, in: transaction)
             }
             try await SessionStore.markUsed(hash: hash, now: now, in: transaction)
-            return .rotated(try await issueChild(of: hash, for: member, sessionID: record.sessionID, now: now, in: transaction))
+            return .rotated(try await issueChild(of: hash, for: member, record: record, now: now, in: transaction))
         }
         switch outcome {
         case .rotated(let tokens): return tokens
         case .reused: throw APIError.refreshTokenReused
         case .invalid: throw APIError.invalidRefreshToken
         case .clientGone: throw ClientGoneError()
+        case .wrongKey: throw APIError.refreshWithoutBoundKey
         }
     }
 
@@ -169,11 +186,14 @@ public struct AuthService: Sendable {
         return children.issued > 0 && children.used == 0
     }
 
-    /// Issues a new pair in the family whose refresh token is a child of `parent`.
+    /// Issues a new pair in the family of `record` (bound to its key, if it is) whose refresh
+    /// token is a child of `parent`.
     private func issueChild(
-        of parent: String, for member: MemberRecord, sessionID: String, now: Date, in transaction: Transaction
+        of parent: String, for member: MemberRecord, record: RefreshTokenRecord, now: Date, in transaction: Transaction
     ) async throws -> TokensDTO {
-        let tokens = try await issueTokens(for: member, sessionID: sessionID, now: now, in: transaction)
+        let tokens = try await issueTokens(
+            for: member, sessionID: record.sessionID, jkt: record.boundKeyThumbprint, now: now, in: transaction
+        )
         try await SessionStore.recordChild(RandomToken.hash(tokens.refreshToken), of: parent, in: transaction)
         return tokens
     }
@@ -222,21 +242,25 @@ public struct AuthService: Sendable {
         logger.info("admin account ready", metadata: ["promoted": "\(existing != nil)"])
     }
 
-    private func startSession(for member: MemberRecord, now: Date, in transaction: Transaction) async throws -> TokensDTO {
+    private func startSession(for member: MemberRecord, jkt: String?, now: Date, in transaction: Transaction) async throws -> TokensDTO {
         let sessionID = UUID().uuidString.lowercased()
-        try await SessionStore.createSession(id: sessionID, memberID: member.id, now: now, in: transaction)
-        return try await issueTokens(for: member, sessionID: sessionID, now: now, in: transaction)
+        try await SessionStore.createSession(id: sessionID, memberID: member.id, jkt: jkt, now: now, in: transaction)
+        return try await issueTokens(for: member, sessionID: sessionID, jkt: jkt, now: now, in: transaction)
     }
 
-    private func issueTokens(for member: MemberRecord, sessionID: String, now: Date, in transaction: Transaction) async throws -> TokensDTO {
+    /// A new pair; for a family bound to the DPoP key `jkt`, the access token carries
+    /// `cnf.jkt` and the pair says `tokenType` `DPoP` (RFC 9449 §5).
+    private func issueTokens(
+        for member: MemberRecord, sessionID: String, jkt: String?, now: Date, in transaction: Transaction
+    ) async throws -> TokensDTO {
         let refreshToken = RandomToken.make(byteCount: 32)
         try await SessionStore.insertRefreshToken(
             hash: RandomToken.hash(refreshToken), sessionID: sessionID,
             issuedAt: now, expiresAt: now + refreshTokenLifetime.timeInterval, in: transaction
         )
-        let access = try await accessTokens.issue(memberID: member.id, sessionID: sessionID, role: member.role)
+        let access = try await accessTokens.issue(memberID: member.id, sessionID: sessionID, role: member.role, jkt: jkt)
         return TokensDTO(
-            accessToken: access.token, refreshToken: refreshToken,
+            accessToken: access.token, refreshToken: refreshToken, tokenType: jkt == nil ? "Bearer" : "DPoP",
             expiresIn: Int(accessTokens.lifetime.components.seconds), expiresAt: access.expiresAt
         )
     }

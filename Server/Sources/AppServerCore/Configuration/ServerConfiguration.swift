@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable {
     /// Sign-in and sign-up throttling; `nil` (the default here) turns it off. The executable turns
     /// it on with ``RateLimits/default`` unless `--test-mode` (or `--no-rate-limit`).
     public var rateLimits: RateLimits?
+    /// DPoP (RFC 9449): off (the default), allowed or required, and its nonce and proof rules.
+    public var dpop: DPoPSettings
 
     /// The smallest accepted signing secret, in bytes (the HS256 output size).
     public static let minimumSecretLength = 32
@@ -83,7 +85,8 @@ public struct ServerConfiguration: Sendable {
         maxConnections: Int = Self.defaultMaxConnections,
         rateLimits: RateLimits? = nil,
         maxConnectionsPerAddress: Int = Self.defaultMaxConnectionsPerAddress,
-        requestTimeout: Duration = Self.defaultRequestTimeout
+        requestTimeout: Duration = Self.defaultRequestTimeout,
+        dpop: DPoPSettings = DPoPSettings()
     ) {
         self.host = host
         self.port = port
@@ -100,6 +103,7 @@ public struct ServerConfiguration: Sendable {
         self.rateLimits = rateLimits
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.requestTimeout = requestTimeout
+        self.dpop = dpop
     }
 
     /// Allowed ports (0: any free one).
@@ -158,6 +162,7 @@ public struct ServerConfiguration: Sendable {
                 "max connections per address must be \(Self.maxConnectionsRange.lowerBound)...\(Self.maxConnectionsRange.upperBound), got \(maxConnectionsPerAddress)"
             )
         }
+        try dpop.validate()
         if let admin {
             guard Validation.isValidEmail(admin.email) else { throw .invalid("admin email is not a valid email address") }
             guard Validation.isValidPassword(admin.password) else {

@@ -117,6 +117,13 @@ enum Schema {
             FROM refresh_tokens AS parent WHERE parent.replaced_by = child.token_hash
             """,
         ],
+        // 4: DPoP (RFC 9449). `jkt` is the JWK thumbprint (RFC 7638) of the key a family was
+        // bound to at its sign-in; its refreshes need a proof by that key and its access tokens
+        // carry it as `cnf.jkt`. NULL, as every family of an older database gets, is a bearer
+        // family, which stays bearer until its member signs in again.
+        [
+            "ALTER TABLE sessions ADD COLUMN jkt TEXT",
+        ],
     ]
 
     /// Applies the migrations the database has not seen yet, each in its own transaction.

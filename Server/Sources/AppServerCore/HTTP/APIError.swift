@@ -18,6 +18,12 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         case invalidRefreshToken = "invalid_refresh_token"
         /// 401: the refresh token was already used; its session family is now revoked.
         case refreshTokenReused = "refresh_token_reused"
+        /// 400 at a token route, 401 at a resource: the DPoP proof was refused, or it is not
+        /// signed by the key the session is bound to (RFC 9449 §7.1).
+        case invalidDPoPProof = "invalid_dpop_proof"
+        /// 400 at a token route, 401 at a resource: retry with the nonce in `DPoP-Nonce`
+        /// (RFC 9449 §8, §9).
+        case useDPoPNonce = "use_dpop_nonce"
         /// 403: the caller may not do this.
         case forbidden
         /// 404: no such resource (or route).
@@ -106,6 +112,13 @@ extension APIError {
     public static let refreshTokenReused = APIError(
         status: .unauthorized, code: .refreshTokenReused,
         message: "The refresh token was already used; the session has been revoked."
+    )
+
+    /// 401 `invalid_dpop_proof` for a refresh of a DPoP-bound family without a proof made with
+    /// its key; nothing was changed (RFC 9449 §5).
+    static let refreshWithoutBoundKey = APIError(
+        status: .unauthorized, code: .invalidDPoPProof,
+        message: "The refresh token is bound to a DPoP key; the request needs a proof made with that key."
     )
 
     /// 403 `forbidden`.

@@ -47,7 +47,7 @@ public struct TokensDTO: Codable, Sendable, Equatable {
     public var accessToken: String
     /// The opaque, one-use refresh token.
     public var refreshToken: String
-    /// Always `Bearer`.
+    /// `Bearer`, or `DPoP` for a session bound to a DPoP key (RFC 9449 §5).
     public var tokenType: String
     /// Seconds until the access token expires.
     public var expiresIn: Int

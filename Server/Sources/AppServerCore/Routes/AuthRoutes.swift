@@ -9,6 +9,9 @@ struct AuthRoutes {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("auth/sign-up") { request, context in
+            // DPoP first: a refused proof or a nonce challenge costs no rate-limit slot and
+            // writes nothing.
+            let proof = try services.dpop?.tokenRequestProof(request)
             let body = try await JSONBody.decode(SignUpBody.self, from: request)
             let email = try Validation.email(body.email)
             let password = try Validation.password(body.password)
@@ -16,10 +19,11 @@ struct AuthRoutes {
             if let limiter = services.rateLimiter {
                 try limiter.reserve([(key: "sign-up@\(clientAddress(context))", limit: limiter.limits.signUpsPerAddress)])
             }
-            let session = try await services.auth.signUp(email: email, password: password, nickname: nickname)
+            let session = try await services.auth.signUp(email: email, password: password, nickname: nickname, jkt: proof?.thumbprint)
             return JSONBody.response(session, status: .created)
         }
         routes.post("auth/sign-in") { request, context in
+            let proof = try services.dpop?.tokenRequestProof(request)
             let body = try await JSONBody.decode(SignInBody.self, from: request)
             // Only presence and type are checked: a malformed email simply cannot match.
             let email = Validation.normalizedEmail(
@@ -27,7 +31,7 @@ struct AuthRoutes {
             )
             let password = try Validation.required(body.password, field: "password")
             guard let limiter = services.rateLimiter else {
-                return JSONBody.response(try await services.auth.signIn(email: email, password: password))
+                return JSONBody.response(try await services.auth.signIn(email: email, password: password, jkt: proof?.thumbprint))
             }
             // A slot is reserved before the password is verified, in one step with the check, so
             // at most the limit of attempts per window are verified however many arrive at once;
@@ -39,7 +43,7 @@ struct AuthRoutes {
             ])
             let session: AuthSessionDTO
             do {
-                session = try await services.auth.signIn(email: email, password: password)
+                session = try await services.auth.signIn(email: email, password: password, jkt: proof?.thumbprint)
             } catch let error as APIError where error.code == .invalidCredentials {
                 throw error   // a failed attempt keeps its slot: it counts
             } catch {
@@ -49,12 +53,13 @@ struct AuthRoutes {
             limiter.release(reservation)
             return JSONBody.response(session)
         }
-        routes.post("auth/anonymous") { _, context in
+        routes.post("auth/anonymous") { request, context in
+            let proof = try services.dpop?.tokenRequestProof(request)
             // Each anonymous sign-in creates a member and a session: limited per address like sign-ups.
             if let limiter = services.rateLimiter {
                 try limiter.reserve([(key: "anonymous@\(clientAddress(context))", limit: limiter.limits.anonymousSignInsPerAddress)])
             }
-            return JSONBody.response(try await services.auth.signInAnonymously(), status: .created)
+            return JSONBody.response(try await services.auth.signInAnonymously(jkt: proof?.thumbprint), status: .created)
         }
         routes.post("auth/refresh") { request, context in
             // Test mode counts every call and applies a pending fault before anything else, so a
@@ -64,13 +69,21 @@ struct AuthRoutes {
             if let fault, !fault.appliesAfterHandling {
                 try await TestFaults.apply(fault, context: context)
             }
+            // The proof is checked before the transaction: a refused one or a nonce challenge
+            // never consumes the refresh token (RFC 9449 §8; docs/DPOP-PLAN.md §2).
+            let proof = try services.dpop?.tokenRequestProof(request)
             let body = try await JSONBody.decode(RefreshTokenBody.self, from: request)
             let refreshToken = try Validation.required(body.refreshToken, field: "refreshToken")
             // A client that closed its connection while its request was held (a killed process)
             // gets no rotation: see AuthService.refresh.
             let hasLeft = await ClientPresenceHandler.hasLeft(context.channel)
             do {
-                let tokens = try await services.auth.refresh(refreshToken: refreshToken, clientIsConnected: { !hasLeft() })
+                let tokens = try await services.auth.refresh(
+                    refreshToken: refreshToken, proofThumbprint: proof?.thumbprint, clientIsConnected: { !hasLeft() }
+                )
+                if tokens.tokenType == "DPoP", let jkt = proof?.thumbprint {
+                    services.testMode?.recordRefresh(jkt: jkt)
+                }
                 if let fault, fault.appliesAfterHandling {
                     try await TestFaults.apply(fault, context: context)
                 }

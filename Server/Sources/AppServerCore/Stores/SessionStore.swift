@@ -16,16 +16,20 @@ struct RefreshTokenRecord: Sendable {
     /// first, or, before schema migration 3, its parent was presented again within the grace period.
     var isWithdrawn: Bool
     var isSessionRevoked: Bool
+    /// The thumbprint of the DPoP key the family is bound to (`sessions.jkt`); `nil` for a
+    /// bearer family.
+    var boundKeyThumbprint: String?
 
     var isUsed: Bool { usedAt != nil }
 }
 
 /// SQL for session families (`sessions`) and their refresh tokens (`refresh_tokens`).
 enum SessionStore {
-    static func createSession(id: String, memberID: UUID, now: Date, in transaction: Transaction) async throws(DatabaseError) {
+    /// Starts a family; `jkt` binds it to a DPoP key (schema 4), `nil` leaves it bearer.
+    static func createSession(id: String, memberID: UUID, jkt: String?, now: Date, in transaction: Transaction) async throws(DatabaseError) {
         try await transaction.execute(
-            "INSERT INTO sessions (id, member_id, created_at) VALUES (?, ?, ?)",
-            [.text(id), .text(memberID.dbString), .int(Int(now.timeIntervalSince1970))]
+            "INSERT INTO sessions (id, member_id, created_at, jkt) VALUES (?, ?, ?, ?)",
+            [.text(id), .text(memberID.dbString), .int(Int(now.timeIntervalSince1970)), jkt.map(SQLiteData.text) ?? SQLiteData.null]
         )
     }
 
@@ -41,7 +45,7 @@ enum SessionStore {
     static func findRefreshToken(hash: String, in transaction: Transaction) async throws(DatabaseError) -> RefreshTokenRecord? {
         guard let row = try await transaction.query(
             """
-            SELECT r.session_id, r.expires_at, r.used_at, r.parent_hash, r.withdrawn_at, s.member_id, s.revoked_at
+            SELECT r.session_id, r.expires_at, r.used_at, r.parent_hash, r.withdrawn_at, s.member_id, s.revoked_at, s.jkt
             FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id
             WHERE r.token_hash = ?
             """,
@@ -54,7 +58,7 @@ enum SessionStore {
             sessionID: try row.string("session_id"), memberID: memberID, expiresAt: try row.date("expires_at"),
             usedAt: row.optionalInt("used_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
             parentHash: row.optionalString("parent_hash"), isWithdrawn: row.optionalInt("withdrawn_at") != nil,
-            isSessionRevoked: row.optionalInt("revoked_at") != nil
+            isSessionRevoked: row.optionalInt("revoked_at") != nil, boundKeyThumbprint: row.optionalString("jkt")
         )
     }
 

@@ -31,10 +31,17 @@ public final class TestModeState: Sendable {
         public var routes: [String: Int]
         /// Error responses per error code (`refresh_token_reused`, ...).
         public var errorCodes: [String: Int]
+        /// DPoP nonce challenges answered (`use_dpop_nonce`, at token routes and resources).
+        public var nonceChallenges: Int
+        /// Successful refreshes of DPoP-bound session families, keyed by the key's thumbprint
+        /// (`cnf.jkt`, public: a hash of the public key).
+        public var refreshesByJKT: [String: Int]
     }
 
     private struct State {
-        var counters = Counters(refreshCalls: 0, unauthorizedResponses: 0, routes: [:], errorCodes: [:])
+        var counters = Counters(
+            refreshCalls: 0, unauthorizedResponses: 0, routes: [:], errorCodes: [:], nonceChallenges: 0, refreshesByJKT: [:]
+        )
         var fault: Fault?
         var faultsLeft = 0
     }
@@ -60,6 +67,16 @@ public final class TestModeState: Sendable {
     /// Counts one error response by its code.
     func record(errorCode: String) {
         state.withLockedValue { $0.counters.errorCodes[errorCode, default: 0] += 1 }
+    }
+
+    /// Counts one DPoP nonce challenge.
+    func recordDPoPNonceChallenge() {
+        state.withLockedValue { $0.counters.nonceChallenges += 1 }
+    }
+
+    /// Counts one successful refresh of a family bound to the key with thumbprint `jkt`.
+    func recordRefresh(jkt: String) {
+        state.withLockedValue { $0.counters.refreshesByJKT[jkt, default: 0] += 1 }
     }
 
     /// Counts one refresh call and returns the fault it suffers, if any.

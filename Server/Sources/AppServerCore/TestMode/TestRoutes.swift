@@ -3,6 +3,8 @@ import Hummingbird
 /// `/v1/_test/...`: registered only with `--test-mode`.
 struct TestRoutes {
     let state: TestModeState
+    /// The DPoP nonce issuer; `nil` when DPoP is off (then `dpop/rotate-nonce` does not exist).
+    let dpopNonces: DPoPNonceIssuer?
 
     /// The routes, relative to `/v1`; public.
     var endpoints: RouteCollection<AppRequestContext> {
@@ -17,6 +19,14 @@ struct TestRoutes {
         routes.post("_test/expire-access-tokens") { _, _ in
             state.generations.expireAll()
             return JSONBody.noContent()
+        }
+        if let dpopNonces {
+            // Every nonce handed out so far becomes stale: the next proof carrying one is
+            // answered use_dpop_nonce with a fresh DPoP-Nonce.
+            routes.post("_test/dpop/rotate-nonce") { _, _ in
+                dpopNonces.rotate()
+                return JSONBody.noContent()
+            }
         }
         routes.post("_test/refresh-faults") { request, _ in
             let body = try await JSONBody.decode(RefreshFaultBody.self, from: request)

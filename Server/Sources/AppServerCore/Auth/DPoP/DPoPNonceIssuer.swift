@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The server's DPoP nonces (RFC 9449 §8, §9): a nonce is the base64url HMAC-SHA256, under a
 /// secret of the server's, of the number of the time slot it was made in. Nothing is stored:
@@ -7,6 +8,8 @@ import Foundation
 /// one and two slots, and every instance sharing the secret agrees.
 struct DPoPNonceIssuer: Sendable {
     private let key: SymmetricKey
+    /// Slots added to the clock's: test mode's `rotate-nonce` moves it on (shared by copies).
+    private let slotShift = NIOLockedValueBox<Int64>(0)
     /// How long one slot lasts, in seconds.
     let lifetime: TimeInterval
 
@@ -34,8 +37,14 @@ struct DPoPNonceIssuer: Sendable {
         }
     }
 
+    /// Test mode: makes every nonce handed out so far stale at once, as if two slots had
+    /// passed (one would leave the current nonce accepted as the previous one).
+    func rotate() {
+        slotShift.withLockedValue { $0 += 2 }
+    }
+
     private func slot(at now: Date) -> Int64 {
-        Int64((now.timeIntervalSince1970 / lifetime).rounded(.down))
+        Int64((now.timeIntervalSince1970 / lifetime).rounded(.down)) + slotShift.withLockedValue { $0 }
     }
 
     private func nonce(forSlot slot: Int64) -> String {

@@ -45,3 +45,27 @@ enum DPoPRefusal: Error, Equatable, Sendable {
         }
     }
 }
+
+extension DPoPRefusal {
+    /// A sentence for the error body: which check failed, never a value from the proof.
+    var explanation: String {
+        switch self {
+        case .missingProof: "This request needs a DPoP proof (a DPoP header)."
+        case .severalProofs: "A request may carry only one DPoP header."
+        case .malformed(let part): "The DPoP proof is malformed (\(part))."
+        case .wrongType: "The DPoP proof's typ must be dpop+jwt."
+        case .algorithmNotAllowed: "The DPoP proof's algorithm is not accepted here."
+        case .unusableKey: "The DPoP proof's jwk is not a public key this server accepts."
+        case .badSignature: "The DPoP proof's signature does not verify."
+        case .methodMismatch: "The DPoP proof's htm is not this request's method."
+        case .targetMismatch: "The DPoP proof's htu is not this request's URI."
+        case .issuedAtOutsideWindow: "The DPoP proof's iat is too old or too far in the future."
+        case .badIdentifier: "The DPoP proof's jti is missing or unusable."
+        case .replayed: "This DPoP proof was already used."
+        case .replayCacheFull: "The server cannot take more DPoP proofs now; retry with the nonce given."
+        case .nonceRequired: "The DPoP proof must carry the nonce given in DPoP-Nonce."
+        case .accessTokenHashMismatch: "The DPoP proof's ath is not the hash of this access token."
+        case .keyMismatch: "The DPoP proof is not signed by the key this session is bound to."
+        }
+    }
+}
