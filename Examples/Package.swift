@@ -20,6 +20,14 @@ let package = Package(
         .executable(name: "app-bench", targets: ["app-bench"]),
         .executable(name: "app-oauth", targets: ["app-oauth"]),
     ],
+    // Both on by default. scripts/demo builds app-member and app-admin without them (its own
+    // scratch path, Examples/.build-demo): the demo uses neither, and leaving out
+    // AsyncHTTPClient, SwiftNIO's TLS and PostgresNIO is most of the CLIs' first build.
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "`--transport async-http-client` (Integrations/AsyncHTTPClientTransport)."),
+        .trait(name: "PostgreSQL", description: "`--store postgres` (Integrations/PostgresTokenStore)."),
+        .default(enabledTraits: ["AsyncHTTPClient", "PostgreSQL"]),
+    ],
     dependencies: [
         .package(name: "AppSDK", path: ".."),
         // This repository's test harness (not a product of the SDK): TestHarness/.
@@ -42,8 +50,10 @@ let package = Package(
                 .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
-                .product(name: "AsyncHTTPClientTransport", package: "AsyncHTTPClientTransport"),
-                .product(name: "PostgresTokenStore", package: "PostgresTokenStore"),
+                .product(name: "AsyncHTTPClientTransport", package: "AsyncHTTPClientTransport",
+                         condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "PostgresTokenStore", package: "PostgresTokenStore",
+                         condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

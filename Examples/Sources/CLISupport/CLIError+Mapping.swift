@@ -1,6 +1,8 @@
 import AppRepository
 import NetworkService
+#if PostgreSQL
 import PostgresTokenStore
+#endif
 import SessionEngine
 import TokenStore
 
@@ -47,8 +49,10 @@ extension CLIError {
         case .readOnly: "the database is read-only (a standby, or default_transaction_read_only is on): use a writable one (the primary) in the database URL"
         // The postgres store: its errors name the database (never the password), table and account.
         case .unavailable: "is PostgreSQL running there and reachable, and are the database URL's user and password right? Nothing was changed"
+        #if PostgreSQL
         case .database: "check the database URL's user and password (APP_DATABASE_URL) and that user's permissions"
         case .invalidConfiguration: PostgresStore.urlHint
+        #endif
         default: nil
         }
         return .store(TerminalText.safe("\(error)"), hint: hint)

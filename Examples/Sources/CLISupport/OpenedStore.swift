@@ -33,9 +33,13 @@ public struct OpenedStore: Sendable {
             }
             return OpenedStore(store: store, moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable()?.path })
         case .postgres:
+            #if PostgreSQL
             let store = try await PostgresStore.open(options, purpose: purpose)
             return OpenedStore(store: store, close: { await store.shutdown() },
                                moveAside: { () async throws(TokenStoreError) in try await store.moveAsideIfUnreadable() })
+            #else
+            throw .usage("this build of the CLIs has no postgres store", hint: "build Examples/ with its default traits")
+            #endif
         }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+#if PostgreSQL
 import PostgresTokenStore
+#endif
 import TokenStore
 
 /// `--store postgres`: the session in a row of a PostgreSQL table (`PostgresTokenStore`, from
@@ -10,6 +12,7 @@ import TokenStore
 /// prompts and `--verbose` notes name the database as `postgres://user@host:port/database`
 /// (the store's own description and errors redact it the same way).
 enum PostgresStore {
+    #if PostgreSQL
     /// Opens the store the options name; the caller shuts it down (``PostgresTokenStore/shutdown()``)
     /// when the command ends. For a new session asked for at the prompt, a new row (none yet for
     /// the account) asks for its passphrase twice, as a new encrypted file does.
@@ -49,6 +52,7 @@ enum PostgresStore {
         }
         return store
     }
+    #endif
 
     static let urlHint = "set APP_DATABASE_URL=postgres://USER:PASSWORD@HOST:PORT/DATABASE (the variable keeps the password out of the process list), or pass --database-url"
 

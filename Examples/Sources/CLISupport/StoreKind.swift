@@ -12,4 +12,18 @@ public enum StoreKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     /// A row of a PostgreSQL table (`--database-url`, `--account`), encrypted like the
     /// `encrypted` file before it leaves the process: one session shared by several machines.
     case postgres
+
+    /// Whether this build has the store: `postgres` only with the package trait `PostgreSQL`
+    /// (on by default; scripts/demo's CLIs are built without it).
+    public var isBuilt: Bool {
+        switch self {
+        case .memory, .file, .encrypted: true
+        case .postgres:
+            #if PostgreSQL
+            true
+            #else
+            false
+            #endif
+        }
+    }
 }

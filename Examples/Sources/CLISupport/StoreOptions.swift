@@ -59,7 +59,16 @@ public struct StoreOptions: ParsableArguments, Sendable {
     }
 
     /// The store kind from the flag, else `APP_STORE`, else `file`.
+    /// - Throws: A usage error for `postgres` in a build without the `PostgreSQL` trait.
     public func resolvedStoreKind() throws(CLIError) -> StoreKind {
+        let kind = try requestedStoreKind()
+        guard kind.isBuilt else {
+            throw .usage("this build of the CLIs has no \(kind.rawValue) store", hint: "build Examples/ with its default traits (scripts/demo builds without them)")
+        }
+        return kind
+    }
+
+    private func requestedStoreKind() throws(CLIError) -> StoreKind {
         if let store { return store }
         guard let text = Environment.value(Environment.store) else { return .file }
         guard let kind = StoreKind(rawValue: text) else {
@@ -69,7 +78,16 @@ public struct StoreOptions: ParsableArguments, Sendable {
     }
 
     /// The transport from the flag, else `APP_TRANSPORT`, else `urlsession`.
+    /// - Throws: A usage error for `async-http-client` in a build without the `AsyncHTTPClient` trait.
     public func resolvedTransportKind() throws(CLIError) -> TransportKind {
+        let kind = try requestedTransportKind()
+        guard kind.isBuilt else {
+            throw .usage("this build of the CLIs has no \(kind.rawValue) transport", hint: "build Examples/ with its default traits (scripts/demo builds without them)")
+        }
+        return kind
+    }
+
+    private func requestedTransportKind() throws(CLIError) -> TransportKind {
         if let transport { return transport }
         guard let text = Environment.value(Environment.transport) else { return .urlsession }
         guard let kind = TransportKind(rawValue: text) else {

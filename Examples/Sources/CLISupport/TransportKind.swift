@@ -1,5 +1,7 @@
 public import ArgumentParser
+#if AsyncHTTPClient
 import AsyncHTTPClientTransport
+#endif
 public import Foundation
 public import NetworkService
 
@@ -9,6 +11,20 @@ public enum TransportKind: String, CaseIterable, Sendable, ExpressibleByArgument
     case urlsession
     /// AsyncHTTPClient (SwiftNIO), from the `Integrations/AsyncHTTPClientTransport` package.
     case asyncHTTPClient = "async-http-client"
+
+    /// Whether this build has the transport: AsyncHTTPClient's only with the package trait of
+    /// that name (on by default; scripts/demo's CLIs are built without it).
+    public var isBuilt: Bool {
+        switch self {
+        case .urlsession: true
+        case .asyncHTTPClient:
+            #if AsyncHTTPClient
+            true
+            #else
+            false
+            #endif
+        }
+    }
 }
 
 /// The transport a command's server uses, and what to do with it when the command ends.
@@ -26,8 +42,12 @@ public struct CommandTransport: Sendable {
         case .urlsession:
             return CommandTransport(transport: URLSessionTransport(timeout: timeout), close: {})
         case .asyncHTTPClient:
+            #if AsyncHTTPClient
             let transport = AsyncHTTPClientTransport.owningClient(timeout: timeout)
             return CommandTransport(transport: transport, close: { try? await transport.shutdown() })
+            #else
+            preconditionFailure("StoreOptions.resolvedTransportKind() refuses async-http-client in a build without it")
+            #endif
         }
     }
 }

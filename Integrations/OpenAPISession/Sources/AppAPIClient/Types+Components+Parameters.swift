@@ -17,14 +17,5 @@ package import struct Foundation.Data
 package import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
-    package enum Parameters {
-        /// - Remark: Generated from `#/components/parameters/Id`.
-        package typealias Id = Swift.Int64
-        /// Only items with an id below this (exclusive). Omit for the first page.
-        ///
-        /// - Remark: Generated from `#/components/parameters/Threshold`.
-        package typealias Threshold = Swift.Int64
-        /// - Remark: Generated from `#/components/parameters/PageSize`.
-        package typealias PageSize = Swift.Int
-    }
+    package enum Parameters {}
 }

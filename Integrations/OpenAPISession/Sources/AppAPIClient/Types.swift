@@ -27,25 +27,6 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/sign-in`.
     /// - Remark: Generated from `#/paths//v1/auth/sign-in/post(signIn)`.
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output
-    /// Create an anonymous member (no email; nickname `anonymous-XXXX`) and start a session.
-    ///
-    /// - Remark: HTTP `POST /v1/auth/anonymous`.
-    /// - Remark: Generated from `#/paths//v1/auth/anonymous/post(signInAnonymously)`.
-    func signInAnonymously(_ input: Operations.SignInAnonymously.Input) async throws -> Operations.SignInAnonymously.Output
-    /// Rotate a refresh token (one use each).
-    ///
-    /// Consumes the refresh token and returns a new pair in the same session family.
-    /// Presenting an already used refresh token revokes its whole family (`refresh_token_reused`),
-    /// except for the retry of a lost response or a gone holder's late request (reuse grace period,
-    /// server option, default 30 s, 0 disables): when the token's first use was at most the grace
-    /// period ago, none of the refresh tokens it issued has been used, and the family is live, a
-    /// fresh pair (a sibling) is returned (200) and the tokens issued before stay valid; the first
-    /// sibling used withdraws the others, and a withdrawn token presented later is reuse.
-    ///
-    ///
-    /// - Remark: HTTP `POST /v1/auth/refresh`.
-    /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refresh)`.
-    func refresh(_ input: Operations.Refresh.Input) async throws -> Operations.Refresh.Output
     /// End the session family of the given refresh token.
     ///
     /// The refresh token must belong to the caller (403 otherwise). Its family's refresh and access
@@ -61,96 +42,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/members/me`.
     /// - Remark: Generated from `#/paths//v1/members/me/get(getMe)`.
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
-    /// Change the caller's nickname.
-    ///
-    /// - Remark: HTTP `PATCH /v1/members/me`.
-    /// - Remark: Generated from `#/paths//v1/members/me/patch(updateMe)`.
-    func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output
-    /// Delete the caller's account, all its sessions and all its content.
-    ///
-    /// - Remark: HTTP `DELETE /v1/members/me`.
-    /// - Remark: Generated from `#/paths//v1/members/me/delete(deleteMe)`.
-    func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output
-    /// Today's question (UTC days since 1970 modulo the number of questions).
-    ///
-    /// - Remark: HTTP `GET /v1/questions/today`.
-    /// - Remark: Generated from `#/paths//v1/questions/today/get(getTodaysQuestion)`.
-    func getTodaysQuestion(_ input: Operations.GetTodaysQuestion.Input) async throws -> Operations.GetTodaysQuestion.Output
-    /// Questions, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/questions`.
-    /// - Remark: Generated from `#/paths//v1/questions/get(listQuestions)`.
-    func listQuestions(_ input: Operations.ListQuestions.Input) async throws -> Operations.ListQuestions.Output
-    /// A question's answers, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/questions/{id}/answers`.
-    /// - Remark: Generated from `#/paths//v1/questions/{id}/answers/get(listAnswersOfQuestion)`.
-    func listAnswersOfQuestion(_ input: Operations.ListAnswersOfQuestion.Input) async throws -> Operations.ListAnswersOfQuestion.Output
-    /// Answer a question.
-    ///
-    /// - Remark: HTTP `POST /v1/questions/{id}/answers`.
-    /// - Remark: Generated from `#/paths//v1/questions/{id}/answers/post(answerQuestion)`.
-    func answerQuestion(_ input: Operations.AnswerQuestion.Input) async throws -> Operations.AnswerQuestion.Output
-    /// The caller's answers, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/answers/mine`.
-    /// - Remark: Generated from `#/paths//v1/answers/mine/get(listMyAnswers)`.
-    func listMyAnswers(_ input: Operations.ListMyAnswers.Input) async throws -> Operations.ListMyAnswers.Output
-    /// Delete an answer (its author or an admin).
-    ///
-    /// - Remark: HTTP `DELETE /v1/answers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/answers/{id}/delete(deleteAnswer)`.
-    func deleteAnswer(_ input: Operations.DeleteAnswer.Input) async throws -> Operations.DeleteAnswer.Output
-    /// Posts, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/posts`.
-    /// - Remark: Generated from `#/paths//v1/posts/get(listPosts)`.
-    func listPosts(_ input: Operations.ListPosts.Input) async throws -> Operations.ListPosts.Output
     /// Write a post, optionally anonymous.
     ///
     /// - Remark: HTTP `POST /v1/posts`.
     /// - Remark: Generated from `#/paths//v1/posts/post(createPost)`.
     func createPost(_ input: Operations.CreatePost.Input) async throws -> Operations.CreatePost.Output
-    /// One post.
-    ///
-    /// - Remark: HTTP `GET /v1/posts/{id}`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/get(getPost)`.
-    func getPost(_ input: Operations.GetPost.Input) async throws -> Operations.GetPost.Output
-    /// Delete a post with its comments and likes (its author or an admin).
-    ///
-    /// - Remark: HTTP `DELETE /v1/posts/{id}`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/delete(deletePost)`.
-    func deletePost(_ input: Operations.DeletePost.Input) async throws -> Operations.DeletePost.Output
-    /// Like the post, or unlike it when the caller already likes it.
-    ///
-    /// - Remark: HTTP `POST /v1/posts/{id}/like`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/like/post(toggleLike)`.
-    func toggleLike(_ input: Operations.ToggleLike.Input) async throws -> Operations.ToggleLike.Output
-    /// A post's comments, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/posts/{id}/comments`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/comments/get(listComments)`.
-    func listComments(_ input: Operations.ListComments.Input) async throws -> Operations.ListComments.Output
-    /// Comment on a post.
-    ///
-    /// - Remark: HTTP `POST /v1/posts/{id}/comments`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/comments/post(createComment)`.
-    func createComment(_ input: Operations.CreateComment.Input) async throws -> Operations.CreateComment.Output
-    /// Delete a comment (its author or an admin).
-    ///
-    /// - Remark: HTTP `DELETE /v1/comments/{id}`.
-    /// - Remark: Generated from `#/paths//v1/comments/{id}/delete(deleteComment)`.
-    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output
-    /// Report a post, comment or answer.
-    ///
-    /// - Remark: HTTP `POST /v1/reports`.
-    /// - Remark: Generated from `#/paths//v1/reports/post(createReport)`.
-    func createReport(_ input: Operations.CreateReport.Input) async throws -> Operations.CreateReport.Output
-    /// All reports, newest first (admins only).
-    ///
-    /// - Remark: HTTP `GET /v1/admin/reports`.
-    /// - Remark: Generated from `#/paths//v1/admin/reports/get(listReports)`.
-    func listReports(_ input: Operations.ListReports.Input) async throws -> Operations.ListReports.Output
     /// Counters of refresh calls, 401 responses and calls per route.
     ///
     /// - Remark: HTTP `GET /v1/_test/counters`.
@@ -166,16 +62,6 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/_test/expire-access-tokens`.
     /// - Remark: Generated from `#/paths//v1/_test/expire-access-tokens/post(testExpireAccessTokens)`.
     func testExpireAccessTokens(_ input: Operations.TestExpireAccessTokens.Input) async throws -> Operations.TestExpireAccessTokens.Output
-    /// Make the next `count` refresh calls fail, hang or drop the connection.
-    ///
-    /// `fail`: answer 500 `internal`. `hang`: wait `seconds` (default 30), then answer normally.
-    /// `drop`: close the TCP connection without any response. A failed or dropped call does not
-    /// consume the refresh token.
-    ///
-    ///
-    /// - Remark: HTTP `POST /v1/_test/refresh-faults`.
-    /// - Remark: Generated from `#/paths//v1/_test/refresh-faults/post(testRefreshFaults)`.
-    func testRefreshFaults(_ input: Operations.TestRefreshFaults.Input) async throws -> Operations.TestRefreshFaults.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -206,35 +92,6 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Create an anonymous member (no email; nickname `anonymous-XXXX`) and start a session.
-    ///
-    /// - Remark: HTTP `POST /v1/auth/anonymous`.
-    /// - Remark: Generated from `#/paths//v1/auth/anonymous/post(signInAnonymously)`.
-    package func signInAnonymously(headers: Operations.SignInAnonymously.Input.Headers = .init()) async throws -> Operations.SignInAnonymously.Output {
-        try await signInAnonymously(Operations.SignInAnonymously.Input(headers: headers))
-    }
-    /// Rotate a refresh token (one use each).
-    ///
-    /// Consumes the refresh token and returns a new pair in the same session family.
-    /// Presenting an already used refresh token revokes its whole family (`refresh_token_reused`),
-    /// except for the retry of a lost response or a gone holder's late request (reuse grace period,
-    /// server option, default 30 s, 0 disables): when the token's first use was at most the grace
-    /// period ago, none of the refresh tokens it issued has been used, and the family is live, a
-    /// fresh pair (a sibling) is returned (200) and the tokens issued before stay valid; the first
-    /// sibling used withdraws the others, and a withdrawn token presented later is reuse.
-    ///
-    ///
-    /// - Remark: HTTP `POST /v1/auth/refresh`.
-    /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refresh)`.
-    package func refresh(
-        headers: Operations.Refresh.Input.Headers = .init(),
-        body: Operations.Refresh.Input.Body
-    ) async throws -> Operations.Refresh.Output {
-        try await refresh(Operations.Refresh.Input(
-            headers: headers,
-            body: body
-        ))
-    }
     /// End the session family of the given refresh token.
     ///
     /// The refresh token must belong to the caller (403 otherwise). Its family's refresh and access
@@ -260,115 +117,6 @@ extension APIProtocol {
     package func getMe(headers: Operations.GetMe.Input.Headers = .init()) async throws -> Operations.GetMe.Output {
         try await getMe(Operations.GetMe.Input(headers: headers))
     }
-    /// Change the caller's nickname.
-    ///
-    /// - Remark: HTTP `PATCH /v1/members/me`.
-    /// - Remark: Generated from `#/paths//v1/members/me/patch(updateMe)`.
-    package func updateMe(
-        headers: Operations.UpdateMe.Input.Headers = .init(),
-        body: Operations.UpdateMe.Input.Body
-    ) async throws -> Operations.UpdateMe.Output {
-        try await updateMe(Operations.UpdateMe.Input(
-            headers: headers,
-            body: body
-        ))
-    }
-    /// Delete the caller's account, all its sessions and all its content.
-    ///
-    /// - Remark: HTTP `DELETE /v1/members/me`.
-    /// - Remark: Generated from `#/paths//v1/members/me/delete(deleteMe)`.
-    package func deleteMe(headers: Operations.DeleteMe.Input.Headers = .init()) async throws -> Operations.DeleteMe.Output {
-        try await deleteMe(Operations.DeleteMe.Input(headers: headers))
-    }
-    /// Today's question (UTC days since 1970 modulo the number of questions).
-    ///
-    /// - Remark: HTTP `GET /v1/questions/today`.
-    /// - Remark: Generated from `#/paths//v1/questions/today/get(getTodaysQuestion)`.
-    package func getTodaysQuestion(headers: Operations.GetTodaysQuestion.Input.Headers = .init()) async throws -> Operations.GetTodaysQuestion.Output {
-        try await getTodaysQuestion(Operations.GetTodaysQuestion.Input(headers: headers))
-    }
-    /// Questions, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/questions`.
-    /// - Remark: Generated from `#/paths//v1/questions/get(listQuestions)`.
-    package func listQuestions(
-        query: Operations.ListQuestions.Input.Query = .init(),
-        headers: Operations.ListQuestions.Input.Headers = .init()
-    ) async throws -> Operations.ListQuestions.Output {
-        try await listQuestions(Operations.ListQuestions.Input(
-            query: query,
-            headers: headers
-        ))
-    }
-    /// A question's answers, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/questions/{id}/answers`.
-    /// - Remark: Generated from `#/paths//v1/questions/{id}/answers/get(listAnswersOfQuestion)`.
-    package func listAnswersOfQuestion(
-        path: Operations.ListAnswersOfQuestion.Input.Path,
-        query: Operations.ListAnswersOfQuestion.Input.Query = .init(),
-        headers: Operations.ListAnswersOfQuestion.Input.Headers = .init()
-    ) async throws -> Operations.ListAnswersOfQuestion.Output {
-        try await listAnswersOfQuestion(Operations.ListAnswersOfQuestion.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
-    /// Answer a question.
-    ///
-    /// - Remark: HTTP `POST /v1/questions/{id}/answers`.
-    /// - Remark: Generated from `#/paths//v1/questions/{id}/answers/post(answerQuestion)`.
-    package func answerQuestion(
-        path: Operations.AnswerQuestion.Input.Path,
-        headers: Operations.AnswerQuestion.Input.Headers = .init(),
-        body: Operations.AnswerQuestion.Input.Body
-    ) async throws -> Operations.AnswerQuestion.Output {
-        try await answerQuestion(Operations.AnswerQuestion.Input(
-            path: path,
-            headers: headers,
-            body: body
-        ))
-    }
-    /// The caller's answers, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/answers/mine`.
-    /// - Remark: Generated from `#/paths//v1/answers/mine/get(listMyAnswers)`.
-    package func listMyAnswers(
-        query: Operations.ListMyAnswers.Input.Query = .init(),
-        headers: Operations.ListMyAnswers.Input.Headers = .init()
-    ) async throws -> Operations.ListMyAnswers.Output {
-        try await listMyAnswers(Operations.ListMyAnswers.Input(
-            query: query,
-            headers: headers
-        ))
-    }
-    /// Delete an answer (its author or an admin).
-    ///
-    /// - Remark: HTTP `DELETE /v1/answers/{id}`.
-    /// - Remark: Generated from `#/paths//v1/answers/{id}/delete(deleteAnswer)`.
-    package func deleteAnswer(
-        path: Operations.DeleteAnswer.Input.Path,
-        headers: Operations.DeleteAnswer.Input.Headers = .init()
-    ) async throws -> Operations.DeleteAnswer.Output {
-        try await deleteAnswer(Operations.DeleteAnswer.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// Posts, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/posts`.
-    /// - Remark: Generated from `#/paths//v1/posts/get(listPosts)`.
-    package func listPosts(
-        query: Operations.ListPosts.Input.Query = .init(),
-        headers: Operations.ListPosts.Input.Headers = .init()
-    ) async throws -> Operations.ListPosts.Output {
-        try await listPosts(Operations.ListPosts.Input(
-            query: query,
-            headers: headers
-        ))
-    }
     /// Write a post, optionally anonymous.
     ///
     /// - Remark: HTTP `POST /v1/posts`.
@@ -380,114 +128,6 @@ extension APIProtocol {
         try await createPost(Operations.CreatePost.Input(
             headers: headers,
             body: body
-        ))
-    }
-    /// One post.
-    ///
-    /// - Remark: HTTP `GET /v1/posts/{id}`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/get(getPost)`.
-    package func getPost(
-        path: Operations.GetPost.Input.Path,
-        headers: Operations.GetPost.Input.Headers = .init()
-    ) async throws -> Operations.GetPost.Output {
-        try await getPost(Operations.GetPost.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// Delete a post with its comments and likes (its author or an admin).
-    ///
-    /// - Remark: HTTP `DELETE /v1/posts/{id}`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/delete(deletePost)`.
-    package func deletePost(
-        path: Operations.DeletePost.Input.Path,
-        headers: Operations.DeletePost.Input.Headers = .init()
-    ) async throws -> Operations.DeletePost.Output {
-        try await deletePost(Operations.DeletePost.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// Like the post, or unlike it when the caller already likes it.
-    ///
-    /// - Remark: HTTP `POST /v1/posts/{id}/like`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/like/post(toggleLike)`.
-    package func toggleLike(
-        path: Operations.ToggleLike.Input.Path,
-        headers: Operations.ToggleLike.Input.Headers = .init()
-    ) async throws -> Operations.ToggleLike.Output {
-        try await toggleLike(Operations.ToggleLike.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// A post's comments, newest first.
-    ///
-    /// - Remark: HTTP `GET /v1/posts/{id}/comments`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/comments/get(listComments)`.
-    package func listComments(
-        path: Operations.ListComments.Input.Path,
-        query: Operations.ListComments.Input.Query = .init(),
-        headers: Operations.ListComments.Input.Headers = .init()
-    ) async throws -> Operations.ListComments.Output {
-        try await listComments(Operations.ListComments.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
-    /// Comment on a post.
-    ///
-    /// - Remark: HTTP `POST /v1/posts/{id}/comments`.
-    /// - Remark: Generated from `#/paths//v1/posts/{id}/comments/post(createComment)`.
-    package func createComment(
-        path: Operations.CreateComment.Input.Path,
-        headers: Operations.CreateComment.Input.Headers = .init(),
-        body: Operations.CreateComment.Input.Body
-    ) async throws -> Operations.CreateComment.Output {
-        try await createComment(Operations.CreateComment.Input(
-            path: path,
-            headers: headers,
-            body: body
-        ))
-    }
-    /// Delete a comment (its author or an admin).
-    ///
-    /// - Remark: HTTP `DELETE /v1/comments/{id}`.
-    /// - Remark: Generated from `#/paths//v1/comments/{id}/delete(deleteComment)`.
-    package func deleteComment(
-        path: Operations.DeleteComment.Input.Path,
-        headers: Operations.DeleteComment.Input.Headers = .init()
-    ) async throws -> Operations.DeleteComment.Output {
-        try await deleteComment(Operations.DeleteComment.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// Report a post, comment or answer.
-    ///
-    /// - Remark: HTTP `POST /v1/reports`.
-    /// - Remark: Generated from `#/paths//v1/reports/post(createReport)`.
-    package func createReport(
-        headers: Operations.CreateReport.Input.Headers = .init(),
-        body: Operations.CreateReport.Input.Body
-    ) async throws -> Operations.CreateReport.Output {
-        try await createReport(Operations.CreateReport.Input(
-            headers: headers,
-            body: body
-        ))
-    }
-    /// All reports, newest first (admins only).
-    ///
-    /// - Remark: HTTP `GET /v1/admin/reports`.
-    /// - Remark: Generated from `#/paths//v1/admin/reports/get(listReports)`.
-    package func listReports(
-        query: Operations.ListReports.Input.Query = .init(),
-        headers: Operations.ListReports.Input.Headers = .init()
-    ) async throws -> Operations.ListReports.Output {
-        try await listReports(Operations.ListReports.Input(
-            query: query,
-            headers: headers
         ))
     }
     /// Counters of refresh calls, 401 responses and calls per route.
@@ -510,24 +150,6 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/_test/expire-access-tokens/post(testExpireAccessTokens)`.
     package func testExpireAccessTokens(headers: Operations.TestExpireAccessTokens.Input.Headers = .init()) async throws -> Operations.TestExpireAccessTokens.Output {
         try await testExpireAccessTokens(Operations.TestExpireAccessTokens.Input(headers: headers))
-    }
-    /// Make the next `count` refresh calls fail, hang or drop the connection.
-    ///
-    /// `fail`: answer 500 `internal`. `hang`: wait `seconds` (default 30), then answer normally.
-    /// `drop`: close the TCP connection without any response. A failed or dropped call does not
-    /// consume the refresh token.
-    ///
-    ///
-    /// - Remark: HTTP `POST /v1/_test/refresh-faults`.
-    /// - Remark: Generated from `#/paths//v1/_test/refresh-faults/post(testRefreshFaults)`.
-    package func testRefreshFaults(
-        headers: Operations.TestRefreshFaults.Input.Headers = .init(),
-        body: Operations.TestRefreshFaults.Input.Body
-    ) async throws -> Operations.TestRefreshFaults.Output {
-        try await testRefreshFaults(Operations.TestRefreshFaults.Input(
-            headers: headers,
-            body: body
-        ))
     }
 }
 
