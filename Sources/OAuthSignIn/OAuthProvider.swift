@@ -1,5 +1,6 @@
 public import Foundation
 public import NetworkService
+public import SessionEngine
 
 /// An OAuth 2.0 / OpenID Connect authorization server and this program's client of it: the
 /// server's ``metadata`` (usually discovered), the client id and, for a confidential client,
