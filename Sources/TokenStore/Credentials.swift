@@ -27,20 +27,13 @@ public struct Credentials: Sendable, Equatable, Codable {
         didSet { if accessTokenExpiresAt != Self.bounded(accessTokenExpiresAt) { accessTokenExpiresAt = Self.bounded(accessTokenExpiresAt) } }
     }
     /// The account the session belongs to (the app's member id, an OAuth username, a JWT's `sub`).
-    /// Stored under the key `memberID`, so stores written before the rename read the same.
+    /// Stored under the key `memberID` (its first name), so every store ever written reads the same.
     public var accountID: String
     /// When the access token was received, if known; with ``accessTokenExpiresAt`` it gives
     /// the token's lifetime, which the session engine uses to fit its refresh margin. Bounded
     /// as ``accessTokenExpiresAt`` is.
     public var accessTokenIssuedAt: Date? {
         didSet { if accessTokenIssuedAt != Self.bounded(accessTokenIssuedAt) { accessTokenIssuedAt = Self.bounded(accessTokenIssuedAt) } }
-    }
-
-    /// The account the session belongs to.
-    @available(*, deprecated, renamed: "accountID")
-    public var memberID: String {
-        get { accountID }
-        set { accountID = newValue }
     }
 
     /// Creates credentials from the values a sign-in or refresh returned.
@@ -69,14 +62,6 @@ public struct Credentials: Sendable, Equatable, Codable {
     static func bounded(_ date: Date?) -> Date? {
         guard let date, !date.timeIntervalSinceReferenceDate.isNaN else { return nil }
         return min(max(date, .distantPast), .distantFuture)
-    }
-
-    /// Creates credentials from the values a sign-in or refresh returned.
-    @available(*, deprecated, renamed: "init(accessToken:refreshToken:accessTokenExpiresAt:accountID:accessTokenIssuedAt:)")
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date?, memberID: String,
-                accessTokenIssuedAt: Date? = nil) {
-        self.init(accessToken: accessToken, refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt,
-                  accountID: memberID, accessTokenIssuedAt: accessTokenIssuedAt)
     }
 
     private enum CodingKeys: String, CodingKey {
