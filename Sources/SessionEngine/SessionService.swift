@@ -9,7 +9,7 @@ public import TokenStore
 /// ```swift
 /// let store = try await EncryptedFileTokenStore(fileURL: url, key: .passphrase(passphrase))
 /// let server = try Server(baseURL: "https://auth.example.com")
-/// let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: "cli")
+/// let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: "cli")
 /// let service = SessionService(server: server, tokenStore: store, configuration: .oauth2(oauth))
 /// try await service.startSession(tokens: try await oauth.passwordGrant(username: "kim", password: password, server: server),
 ///                                accountID: "kim")

@@ -30,7 +30,7 @@ extension OAuthConformanceTests {
 
         /// The public client's refresh, as another program holding the same refresh token would make it.
         func refreshBehindTheSessionsBack(_ refreshToken: String) async throws {
-            let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: OAuthTestServer.browserClientID)
+            let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: OAuthTestServer.browserClientID)
             _ = try await oauth.refresh(refreshToken: refreshToken, server: fixture.api)
         }
 

@@ -178,8 +178,8 @@ struct GlewlwydConformanceTests {
 
         // Someone presents the first refresh token again: glewlwyd refuses it and disables the
         // chain, so the session's current refresh token dies too.
-        let replay = OAuth2Client(tokenEndpoint: EndpointPath(stringLiteral: provider.metadata.tokenEndpoint.path),
-                                  clientID: GlewlwydTestServer.browserClientID)
+        let replay = OAuth2TokenClient(tokenEndpoint: EndpointPath(stringLiteral: provider.metadata.tokenEndpoint.path),
+                                       clientID: GlewlwydTestServer.browserClientID)
         let replayed = await #expect(throws: NetworkError.self) { _ = try await replay.refresh(refreshToken: first.refreshToken, server: api) }
         #expect(replayed?.statusCode == 400)
 

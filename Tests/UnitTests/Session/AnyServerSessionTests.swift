@@ -9,7 +9,7 @@ import TokenStore
 struct AnyServerSessionTests {
     let clock = TestClock()
     let fake: FakeOAuthServer
-    let oauth = OAuth2Client(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
+    let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
                              clientID: FakeOAuthServer.clientID, clientSecret: FakeOAuthServer.clientSecret)
 
     init() throws {
