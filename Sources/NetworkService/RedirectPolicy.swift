@@ -42,7 +42,7 @@ public enum RedirectPolicy {
 
     /// Whether `request` carries something only its own server may see: a header whose value
     /// the SDK never prints (see ``HTTPRequest``'s description) or a body.
-    public static func carriesCredential(_ request: HTTPRequest) -> Bool {
+    package static func carriesCredential(_ request: HTTPRequest) -> Bool {
         if let body = request.body, !body.isEmpty { return true }
         return request.headerFields.keys.contains { Redaction.isSensitiveHeader($0) }
     }

@@ -46,7 +46,7 @@ public struct OAuthProvider: Sendable {
     }
 
     /// Whether the client has a secret (is confidential).
-    public var hasClientSecret: Bool { clientSecret != nil }
+    package var hasClientSecret: Bool { clientSecret != nil }
 
     /// Discovers the server at `issuer`: fetches `{issuer}/.well-known/openid-configuration`
     /// (OpenID Connect Discovery 1.0 §4), else the RFC 8414 document
