@@ -159,7 +159,7 @@ struct SessionState: Sendable {
     /// or `nil` when this one is explained.
     @discardableResult
     mutating func admitRefresh(of stored: Credentials, due: Bool, at now: Date, window: RefreshWindow) throws(SessionError) -> Int? {
-        let accepted = acceptedAccessToken == stored.accessToken
+        let accepted = acceptedAccessToken == stored.accessToken.rawValue
         let young = stored.accessTokenIssuedAt.map { now.timeIntervalSince($0) < 1 } ?? false
         let unexplained = !due && (stored.accessTokenExpiresAt != nil || !accepted || young)
         refreshTimes.removeAll { now.timeIntervalSince($0) >= window.interval }

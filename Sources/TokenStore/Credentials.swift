@@ -1,4 +1,5 @@
 public import Foundation
+public import NetworkService
 
 /// What a signed-in session needs to keep: the two tokens, when the access token
 /// expires, and whose session it is.
@@ -7,13 +8,13 @@ public import Foundation
 /// value can be logged, printed or captured in a crash report without leaking them:
 ///
 /// ```swift
-/// let credentials = Credentials(accessToken: "eyJ…", refreshToken: "r1…",
+/// let credentials = Credentials(accessToken: AccessToken("eyJ…"), refreshToken: "r1…",
 ///                               accessTokenExpiresAt: .now + 900, accountID: "42")
 /// print(credentials)   // Credentials(account: 42, accessToken: <redacted>, refreshToken: <redacted>, expires: 2026-11-22T10:15:00Z)
 /// ```
 public struct Credentials: Sendable, Equatable, Codable {
-    /// The bearer token sent with each API call.
-    public var accessToken: String
+    /// The bearer token sent with each API call; stored as the plain string it wraps.
+    public var accessToken: AccessToken
     /// The one-use token that obtains the next access token.
     public var refreshToken: String
     /// When the access token stops working, if the server said so.
@@ -37,7 +38,7 @@ public struct Credentials: Sendable, Equatable, Codable {
     }
 
     /// Creates credentials from the values a sign-in or refresh returned.
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date?, accountID: String,
+    public init(accessToken: AccessToken, refreshToken: String, accessTokenExpiresAt: Date?, accountID: String,
                 accessTokenIssuedAt: Date? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -51,7 +52,7 @@ public struct Credentials: Sendable, Equatable, Codable {
     /// carried into arithmetic that would trap.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(accessToken: try container.decode(String.self, forKey: .accessToken),
+        self.init(accessToken: try container.decode(AccessToken.self, forKey: .accessToken),
                   refreshToken: try container.decode(String.self, forKey: .refreshToken),
                   accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
                   accountID: try container.decode(String.self, forKey: .accountID),
@@ -76,7 +77,7 @@ public struct Credentials: Sendable, Equatable, Codable {
     /// refresh. The session engine passes a margin already fitted to the lifetime (at most a
     /// tenth of it, `RefreshTiming` in SessionEngine), below that cap; the cap protects callers
     /// that pass a fixed leeway. Credentials without an expiry are never considered expiring.
-    public func accessTokenExpires(within leeway: TimeInterval, of now: Date) -> Bool {
+    package func accessTokenExpires(within leeway: TimeInterval, of now: Date) -> Bool {
         guard let accessTokenExpiresAt else { return false }
         var leeway = leeway
         if let accessTokenIssuedAt {

@@ -106,7 +106,7 @@ extension OAuthConformanceTests {
             #expect(try await OAuthTestServer.counters().revokeCalls >= 1)
             #expect(try await session.tokenStore.load() == nil)
             let access = await #expect(throws: NetworkError.self) {
-                let _: Me = try await fixture.api.send(MeEndpoint(), accessToken: AccessToken(stored.accessToken))
+                let _: Me = try await fixture.api.send(MeEndpoint(), accessToken: stored.accessToken)
             }
             #expect(access?.statusCode == 401)
             let refresh = await #expect(throws: NetworkError.self) { try await refreshBehindTheSessionsBack(stored.refreshToken) }

@@ -39,7 +39,7 @@ public enum Fixtures {
     }
     /// Credentials expiring in 10 seconds, within the 30-second margin of ``Sessions/service(store:)``: the next call refreshes.
     public static var dueCredentials: Credentials {
-        Credentials(accessToken: "bench-access-token-due", refreshToken: "bench-refresh-token-due",
+        Credentials(accessToken: AccessToken("bench-access-token-due"), refreshToken: "bench-refresh-token-due",
                     accessTokenExpiresAt: Date().addingTimeInterval(10), accountID: "kim")
     }
 }

@@ -121,7 +121,7 @@ public struct OAuth2TokenClient: Sendable {
         guard revocationEndpoint != nil else { return .localOnly }
         return SessionRevoker { [self] credentials, server in
             var failure: NetworkError?
-            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")] {
+            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken.rawValue, "access_token")] {
                 do throws(NetworkError) {
                     try await revoke(token: token, hint: hint, server: server)
                 } catch where error.serverErrorCode == .unsupportedTokenType {

@@ -139,7 +139,7 @@ struct PlainHTTPRefusalTests {
     func refreshRefused() async throws {
         let transport = Self.refusingTransport()
         let provider = OAuthProvider(metadata: Self.metadata(), clientID: "cli", transport: transport)
-        let stored = Credentials(accessToken: "AT-expired", refreshToken: "RT-live-secret", accessTokenExpiresAt: Date(timeIntervalSinceNow: -60),
+        let stored = Credentials(accessToken: AccessToken("AT-expired"), refreshToken: "RT-live-secret", accessTokenExpiresAt: Date(timeIntervalSinceNow: -60),
                                  accountID: "alice")
         let store = InMemoryTokenStore(credentials: stored)
         let session = SessionService(server: try Server(baseURL: "https://api.example.test", transport: transport),
@@ -160,7 +160,7 @@ struct PlainHTTPRefusalTests {
                                      clientID: "cli", transport: transport)
         let error = try await #require(throws: SignInError.self) { try await provider.userInfo(accessToken: AccessToken("AT-live-secret")) }
         #expect(error == .insecureURL)
-        let store = InMemoryTokenStore(credentials: Credentials(accessToken: "AT-live-secret", refreshToken: "RT-live-secret",
+        let store = InMemoryTokenStore(credentials: Credentials(accessToken: AccessToken("AT-live-secret"), refreshToken: "RT-live-secret",
                                                                 accessTokenExpiresAt: Date(timeIntervalSinceNow: 600), accountID: "alice"))
         let session = SessionService(server: try Server(baseURL: "https://api.example.test", transport: transport),
                                      tokenStore: store, configuration: .oauth2(provider))

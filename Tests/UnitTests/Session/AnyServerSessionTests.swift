@@ -276,7 +276,7 @@ struct AnyServerSessionTests {
         let owner: ResourceOwner = try await service.request { server, token in try await server.send(ResourceEndpoint.me, accessToken: token) }
         #expect(owner.username == "kim")
         let stored = try #require(try await store.load())
-        #expect(stored.accessToken == "a2")
+        #expect(stored.accessToken.rawValue == "a2")
         #expect(stored.refreshToken == "r1")  // none in the reply: kept
         #expect(stored.accessTokenExpiresAt == clock.now.addingTimeInterval(120))
         let sent = try #require(transport.requests.first { $0.target == "/api/token/refresh/" })

@@ -1,12 +1,13 @@
 import Foundation
+import NetworkService
 @testable import SessionEngine
 import Testing
 import TokenStore
 
 @Suite("The engine's state: each transition checks the generation and writes in one step")
 struct SessionStateTests {
-    let stored = Credentials(accessToken: "a1", refreshToken: "r1", accessTokenExpiresAt: nil, accountID: "kim")
-    let renewed = Credentials(accessToken: "a2", refreshToken: "r2", accessTokenExpiresAt: nil, accountID: "kim")
+    let stored = Credentials(accessToken: AccessToken("a1"), refreshToken: "r1", accessTokenExpiresAt: nil, accountID: "kim")
+    let renewed = Credentials(accessToken: AccessToken("a2"), refreshToken: "r2", accessTokenExpiresAt: nil, accountID: "kim")
 
     @Test("rotated credentials the store could not save are not kept once a sign-out started a new generation")
     func unsavedOfAnOldGenerationIsDropped() {
