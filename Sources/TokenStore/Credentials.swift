@@ -77,7 +77,7 @@ public struct Credentials: Sendable, Equatable, Codable {
     /// refresh. The session engine passes a margin already fitted to the lifetime (at most a
     /// tenth of it, `RefreshTiming` in SessionEngine), below that cap; the cap protects callers
     /// that pass a fixed leeway. Credentials without an expiry are never considered expiring.
-    package func accessTokenExpires(within leeway: TimeInterval, of now: Date) -> Bool {
+    public func accessTokenExpires(within leeway: TimeInterval, of now: Date) -> Bool {
         guard let accessTokenExpiresAt else { return false }
         var leeway = leeway
         if let accessTokenIssuedAt {
