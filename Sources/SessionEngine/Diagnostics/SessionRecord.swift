@@ -25,7 +25,7 @@ public struct SessionRecord: Sendable, Equatable, CustomStringConvertible {
     public let event: Event
 
     /// Creates a record; the engine makes these, tests of an observer may too.
-    package init(refreshID: Int, date: Date, event: Event) {
+    public init(refreshID: Int, date: Date, event: Event) {
         self.refreshID = refreshID
         self.date = date
         self.event = event
