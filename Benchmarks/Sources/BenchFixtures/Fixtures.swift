@@ -34,7 +34,7 @@ public enum Fixtures {
     public static let refreshPath = "/token/refresh"
     /// Credentials valid for a day: no call refreshes.
     public static var freshCredentials: Credentials {
-        Credentials(accessToken: accessToken, refreshToken: "bench-refresh-token",
+        Credentials(accessToken: AccessToken(accessToken), refreshToken: "bench-refresh-token",
                     accessTokenExpiresAt: Date().addingTimeInterval(86_400), accountID: "kim")
     }
     /// Credentials expiring in 10 seconds, within the 30-second margin of ``Sessions/service(store:)``: the next call refreshes.
