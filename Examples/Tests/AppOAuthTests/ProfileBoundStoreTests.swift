@@ -63,7 +63,7 @@ struct ProfileBoundStoreTests {
 
     /// What is on disk: the stored access token and the profile's issuer.
     private func onDisk() async throws -> (token: String?, issuer: String?) {
-        let token = try await FileTokenStore(fileURL: storeURL).load()?.accessToken
+        let token = try await FileTokenStore(fileURL: storeURL).load()?.accessToken.rawValue
         return (token, try OAuthProfile.load(profileURL)?.issuer.host)
     }
 
