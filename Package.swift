@@ -43,7 +43,8 @@ let package = Package(
         .target(name: "NetworkService", swiftSettings: swiftSettings),
         .target(
             name: "TokenStore",
-            dependencies: [.target(name: "CSodium", condition: .when(traits: ["EncryptedTokenStore"]))],
+            // NetworkService for `AccessToken`: the one type of an access token, stored or sent.
+            dependencies: ["NetworkService", .target(name: "CSodium", condition: .when(traits: ["EncryptedTokenStore"]))],
             swiftSettings: swiftSettings
         ),
         // Knows no server's API: an adopter of another server imports it, never AppRepository.
@@ -68,7 +69,7 @@ let package = Package(
         // that the stores hold across processes (and survive a writer killed mid-save).
         .executableTarget(
             name: "TokenStoreProbe",
-            dependencies: ["TokenStore"],
+            dependencies: ["NetworkService", "TokenStore"],
             path: "Tests/TokenStoreProbe",
             swiftSettings: swiftSettings
         ),

@@ -1,29 +1,24 @@
-public import Foundation
+import Foundation
 
 /// A redirect a transport refused to follow because it led a request that carries a
 /// credential to another origin, any request from https to plain http, any request to a
 /// port outside 1–65535, or a request carrying a DPoP proof anywhere, its own origin included
 /// (see ``RedirectPolicy``): the `underlying` error of a ``TransportError`` of kind
-/// `.redirectRefused`.
+/// `.redirectRefused` (made by ``TransportError/redirectRefused(from:to:)``).
 ///
 /// It names both origins (scheme, host and port) and nothing of the request: no path,
 /// query, header or body.
 ///
-/// ```swift
-/// if let refusal = (error as? TransportError)?.underlying as? CrossOriginRedirect {
-///     print(refusal.to)   // http://other.example.com:8080
-/// }
-/// ```
-public struct CrossOriginRedirect: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+package struct CrossOriginRedirect: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The origin of the request, for example `https://api.example.com:443`.
-    public let from: String
+    package let from: String
     /// The origin the server redirected it to.
-    public let to: String
+    package let to: String
     /// Whether the request carried a `DPoP` header, which follows no redirect.
     let carriesProof: Bool
 
-    /// Creates a refusal; ``RedirectPolicy/refusal(of:redirectedTo:)`` makes these.
-    public init(from: String, to: String) {
+    /// Creates a refusal of a request without a DPoP proof.
+    package init(from: String, to: String) {
         self.init(from: from, to: to, carriesProof: false)
     }
 
@@ -34,7 +29,7 @@ public struct CrossOriginRedirect: Error, Sendable, Equatable, CustomStringConve
     }
 
     /// For example `refused a redirect from https://api.example.com:443 to https://evil.example:443: …`.
-    public var description: String {
+    package var description: String {
         if from.hasPrefix("https://") && to.hasPrefix("http://") {
             return "refused a redirect from \(from) to \(to): a redirect from https to plain http is never followed"
         }
@@ -48,5 +43,5 @@ public struct CrossOriginRedirect: Error, Sendable, Equatable, CustomStringConve
     }
 
     /// The description.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

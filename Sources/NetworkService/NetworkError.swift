@@ -34,6 +34,11 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         /// port outside 1–65535; ``NetworkError/serverMessage`` says which URL and why. Nothing
         /// was sent: every request to a server carries a secret.
         public static let insecureURL = Kind(rawValue: "insecureURL")
+        /// A ``Server`` was not made: its base URL is not an absolute http(s) URL with a host,
+        /// carries a query, fragment or user info, has a port outside 1–65535, or is plain http
+        /// on a host that is not loopback. ``NetworkError/serverMessage`` says why; the method
+        /// is `GET` and the path empty, as no request was made.
+        public static let invalidServerURL = Kind(rawValue: "invalidServerURL")
 
         /// The raw value.
         public var description: String { rawValue }
@@ -51,8 +56,8 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public let serverErrorCode: ServerErrorCode?
     /// The server's error message, redacted of anything token-like, its control characters
     /// written as escapes (so is every text here that a server chose). For `.decoding`, what the
-    /// body was instead (never a byte of a successful answer); for `.invalidRequest` and
-    /// `.insecureURL`, why nothing was sent.
+    /// body was instead (never a byte of a successful answer); for `.invalidRequest`,
+    /// `.insecureURL` and `.invalidServerURL`, why nothing was sent.
     public let serverMessage: String?
     /// The `WWW-Authenticate` challenge of a 401 or 403, when the server sent one, redacted of
     /// anything token-like (an `error_description` may echo the token it refused).
@@ -118,6 +123,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
 
     /// For example `GET /v1/posts/42 failed: HTTP 404 not_found "no post 42"`.
     public var description: String {
+        if kind == .invalidServerURL, let invalid = underlying as? InvalidServerURLError { return invalid.description }
         var text = "\(method.rawValue) \(path) failed: "
         switch kind {
         case .transport:

@@ -8,8 +8,3 @@ extension NetworkError: LocalizedError {
     /// The same as ``description``.
     public var errorDescription: String? { description }
 }
-
-extension InvalidServerURLError: LocalizedError {
-    /// The same as ``description``.
-    public var errorDescription: String? { description }
-}

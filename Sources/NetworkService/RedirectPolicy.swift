@@ -5,7 +5,7 @@ public import Foundation
 /// A request that carries a credential, a header whose value is secret (`Authorization`,
 /// `Cookie`, any `…Token…` or `…Api-Key…` header) or a body (a sign-in's password, say),
 /// follows a redirect only within its own origin (scheme, host and port); a redirect
-/// elsewhere is refused with a ``CrossOriginRedirect``, so the credential never reaches
+/// elsewhere is refused with a ``TransportError`` of kind `.redirectRefused`, so the credential never reaches
 /// another server. A request without one follows any redirect.
 ///
 /// Any request, with or without a credential, is refused a redirect from `https` to plain
@@ -25,23 +25,24 @@ public import Foundation
 /// let request = HTTPRequest(method: .get, url: URL(string: "https://api.example.com/v1/posts")!,
 ///                           headerFields: ["Authorization": "Bearer …"])
 /// RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "https://api.example.com/v1/posts/")!)   // nil: same origin
-/// RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "https://cdn.example.net/x")!)           // a CrossOriginRedirect
+/// RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "https://cdn.example.net/x")!)           // TransportError(.redirectRefused)
 /// ```
 public enum RedirectPolicy {
-    /// Why `request` may not follow a redirect to `target`, or `nil` when it may.
-    public static func refusal(of request: HTTPRequest, redirectedTo target: URL) -> CrossOriginRedirect? {
+    /// The error that refuses `request` a redirect to `target` (kind `.redirectRefused`, naming
+    /// both origins and why), or `nil` when it may follow.
+    public static func refusal(of request: HTTPRequest, redirectedTo target: URL) -> TransportError? {
         let from = origin(of: request.url)
         let to = origin(of: target)
         let downgrade = from.hasPrefix("https://") && to.hasPrefix("http://")
         let badPort = URLComponents(url: target, resolvingAgainstBaseURL: true)?.port.map { !(1...65_535).contains($0) } ?? false
         let carriesProof = request.value(forHeaderField: "DPoP") != nil
         guard downgrade || badPort || carriesProof || (from != to && carriesCredential(request)) else { return nil }
-        return CrossOriginRedirect(from: from, to: to, carriesProof: carriesProof)
+        return TransportError(.redirectRefused, underlying: CrossOriginRedirect(from: from, to: to, carriesProof: carriesProof))
     }
 
     /// Whether `request` carries something only its own server may see: a header whose value
     /// the SDK never prints (see ``HTTPRequest``'s description) or a body.
-    public static func carriesCredential(_ request: HTTPRequest) -> Bool {
+    package static func carriesCredential(_ request: HTTPRequest) -> Bool {
         if let body = request.body, !body.isEmpty { return true }
         return request.headerFields.keys.contains { Redaction.isSensitiveHeader($0) }
     }

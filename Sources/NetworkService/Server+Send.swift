@@ -25,7 +25,7 @@ extension Server {
     /// (its status and headers, such as the server's `Date`).
     ///
     /// - Throws: ``NetworkError``, as ``send(_:as:accessToken:)`` does.
-    public func sendReadingHead<Response: Decodable & Sendable>(
+    package func sendReadingHead<Response: Decodable & Sendable>(
         _ endpoint: some Endpoint, as type: Response.Type = Response.self, accessToken: AccessToken? = nil
     ) async throws(NetworkError) -> (Response, HTTPResponse) {
         let (data, response) = try await perform(endpoint, accessToken: accessToken)

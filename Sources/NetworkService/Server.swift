@@ -34,35 +34,35 @@ public struct Server: Sendable {
     ///   - baseURL: The API's base URL.
     ///   - transport: How requests are sent.
     ///   - allowsPlainHTTP: Accept `http:` on a host that is not loopback. Default `false`.
-    /// - Throws: ``InvalidServerURLError`` when the text is not an absolute http(s) URL with
+    /// - Throws: ``NetworkError`` of kind `.invalidServerURL` when the text is not an absolute http(s) URL with
     ///   a host, carries a query, fragment or user info, has a port outside 1–65535, or is
     ///   plain http on a host that is not loopback (without `allowsPlainHTTP`).
     public init(baseURL: String, transport: any HTTPTransport = URLSessionTransport(),
-                allowsPlainHTTP: Bool = false) throws(InvalidServerURLError) {
+                allowsPlainHTTP: Bool = false) throws(NetworkError) {
         let trimmed = baseURL.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
-            throw InvalidServerURLError(baseURL: baseURL, reason: "it is empty")
+            throw NetworkError.invalidServerURL(baseURL, reason: "it is empty")
         }
         guard let components = URLComponents(string: trimmed) else {
-            throw InvalidServerURLError(baseURL: baseURL, reason: "it is not a valid URL")
+            throw NetworkError.invalidServerURL(baseURL, reason: "it is not a valid URL")
         }
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw InvalidServerURLError(baseURL: baseURL, reason: "the scheme must be http or https")
+            throw NetworkError.invalidServerURL(baseURL, reason: "the scheme must be http or https")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw InvalidServerURLError(baseURL: baseURL, reason: "it has no host")
+            throw NetworkError.invalidServerURL(baseURL, reason: "it has no host")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw InvalidServerURLError(baseURL: baseURL, reason: "it must not have a query or fragment")
+            throw NetworkError.invalidServerURL(baseURL, reason: "it must not have a query or fragment")
         }
         guard components.user == nil, components.password == nil else {
-            throw InvalidServerURLError(baseURL: baseURL, reason: "it must not carry user info")
+            throw NetworkError.invalidServerURL(baseURL, reason: "it must not carry user info")
         }
         if let reason = PlainHTTPRule.refusal(scheme: allowsPlainHTTP ? "https" : scheme, host: host, port: components.port) {
-            throw InvalidServerURLError(baseURL: baseURL, reason: reason)
+            throw NetworkError.invalidServerURL(baseURL, reason: reason)
         }
         guard let url = components.url else {
-            throw InvalidServerURLError(baseURL: baseURL, reason: "it is not a valid URL")
+            throw NetworkError.invalidServerURL(baseURL, reason: "it is not a valid URL")
         }
         self.baseURL = url
         self.transport = transport
@@ -71,7 +71,7 @@ public struct Server: Sendable {
 
     /// Creates a server from a base URL, checked as ``init(baseURL:transport:allowsPlainHTTP:)-(String,_,_)`` checks text.
     public init(baseURL: URL, transport: any HTTPTransport = URLSessionTransport(),
-                allowsPlainHTTP: Bool = false) throws(InvalidServerURLError) {
+                allowsPlainHTTP: Bool = false) throws(NetworkError) {
         try self.init(baseURL: baseURL.absoluteString, transport: transport, allowsPlainHTTP: allowsPlainHTTP)
     }
 

@@ -27,11 +27,12 @@ public struct TransportError: Error, Sendable, CustomStringConvertible, Localize
         /// TLS failed (certificate, handshake). Not transient.
         public static let secureConnectionFailed = Kind(rawValue: "secureConnectionFailed")
         /// The server redirected a request that carries a credential to another origin, and
-        /// the transport refused to follow (``RedirectPolicy``); the underlying error is a
-        /// ``CrossOriginRedirect`` naming both origins. Not transient.
+        /// the transport refused to follow (``RedirectPolicy``); the description names both
+        /// origins. Made by ``TransportError/redirectRefused(from:to:)``. Not transient.
         public static let redirectRefused = Kind(rawValue: "redirectRefused")
         /// The response body is larger than the transport accepts; the transport stopped
-        /// reading it. The underlying error is a ``ResponseTooLarge`` with the limit. Not transient.
+        /// reading it. Made by ``TransportError/responseTooLarge(limit:announcedLength:)``,
+        /// whose description names the limit. Not transient.
         public static let responseTooLarge = Kind(rawValue: "responseTooLarge")
         /// Anything else.
         public static let other = Kind(rawValue: "other")
@@ -49,6 +50,31 @@ public struct TransportError: Error, Sendable, CustomStringConvertible, Localize
     public init(_ kind: Kind, underlying: (any Error)? = nil) {
         self.kind = kind
         self.underlying = underlying
+    }
+
+    /// A redirect the transport refused to follow (``RedirectPolicy/refusal(of:redirectedTo:)``
+    /// makes these for the redirects the SDK's rule refuses): kind ``Kind/redirectRefused``.
+    /// - Parameters:
+    ///   - from: The origin of the request, for example `https://api.example.com:443`.
+    ///   - to: The origin the server redirected it to.
+    public static func redirectRefused(from: String, to: String) -> TransportError {
+        TransportError(.redirectRefused, underlying: CrossOriginRedirect(from: from, to: to))
+    }
+
+    /// A response whose body is larger than the transport accepts: kind ``Kind/responseTooLarge``.
+    /// - Parameters:
+    ///   - limit: The largest body the transport accepts, in bytes.
+    ///   - announcedLength: What `Content-Length` announced, when that is how the transport
+    ///     knew; `nil` when the body passed the limit while it arrived.
+    public static func responseTooLarge(limit: Int, announcedLength: Int? = nil) -> TransportError {
+        TransportError(.responseTooLarge, underlying: ResponseTooLarge(limit: limit, announcedLength: announcedLength))
+    }
+
+    /// A request that did not finish within the transport's own timeout, counted from the
+    /// moment it was sent to the last byte of the answer: kind ``Kind/timedOut``.
+    /// - Parameter timeout: The timeout, in seconds.
+    public static func deadlineExceeded(timeout: TimeInterval) -> TransportError {
+        TransportError(.timedOut, underlying: RequestDeadlineExceeded(timeout: timeout))
     }
 
     /// Whether trying again later may succeed.

@@ -30,7 +30,7 @@ public enum TransportLimits {
 
     /// One millisecond, the shortest timeout a transport accepts; zero or a negative
     /// timeout becomes it (every request then times out at once).
-    public static let minimumTimeout: TimeInterval = 0.001
+    package static let minimumTimeout: TimeInterval = 0.001
 
     /// `timeout` within ``minimumTimeout``...``maximumTimeout``; NaN becomes ``defaultTimeout``.
     public static func boundedTimeout(_ timeout: TimeInterval) -> TimeInterval {

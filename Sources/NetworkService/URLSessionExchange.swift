@@ -58,7 +58,7 @@ final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
 
     /// The deadline passed: the request ends with `.timedOut`.
     func deadlinePassed() {
-        finish(.failure(TransportError(.timedOut, underlying: RequestDeadlineExceeded(timeout: timeout))))
+        finish(.failure(TransportError.deadlineExceeded(timeout: timeout)))
     }
 
     /// Where to send the request again, with its method and body, once the exchange answered
@@ -85,8 +85,7 @@ final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
             }
         }
         guard announced > Int64(maximumBytes) else { return true }
-        finish(.failure(TransportError(.responseTooLarge,
-                                       underlying: ResponseTooLarge(limit: maximumBytes, announcedLength: Int(clamping: announced)))))
+        finish(.failure(TransportError.responseTooLarge(limit: maximumBytes, announcedLength: Int(clamping: announced))))
         return false
     }
 
@@ -100,7 +99,7 @@ final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
             return false
         }
         if tooLarge {
-            finish(.failure(TransportError(.responseTooLarge, underlying: ResponseTooLarge(limit: maximumBytes))))
+            finish(.failure(TransportError.responseTooLarge(limit: maximumBytes)))
         }
     }
 
@@ -138,7 +137,7 @@ final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
             }
             if let refusal {
                 answer(nil)
-                return decide(.failure(TransportError(.redirectRefused, underlying: refusal)))
+                return decide(.failure(refusal))
             }
             if resendsItself {
                 resend = newRequest.url
@@ -177,7 +176,7 @@ final class URLSessionExchange: DeadlineExpiring, @unchecked Sendable {
         }
         let data = data ?? Data()
         guard data.count <= maximumBytes else {
-            finish(.failure(TransportError(.responseTooLarge, underlying: ResponseTooLarge(limit: maximumBytes))))
+            finish(.failure(TransportError.responseTooLarge(limit: maximumBytes)))
             return
         }
         finish(.success((data, HTTPResponse(statusCode: http.statusCode, fields: .urlResponse(.init(response: http))))))

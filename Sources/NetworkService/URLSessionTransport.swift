@@ -23,8 +23,8 @@ public import FoundationNetworking
 ///   FoundationNetworking goes on reading until it handles the cancellation, a moment later;
 ///   the transport drops each piece as it comes, so memory stays bounded.)
 /// - **Time.** ``timeout`` bounds the whole request, redirects and body included: a server
-///   that sends a byte now and then cannot keep it waiting longer (`.timedOut`, whose
-///   underlying error is a ``RequestDeadlineExceeded``).
+///   that sends a byte now and then cannot keep it waiting longer (`.timedOut`, made by
+///   ``TransportError/deadlineExceeded(timeout:)``).
 ///
 /// **Authentication challenges.** A 401 is returned as it came, with its body, whatever its
 /// `WWW-Authenticate` (Basic, Digest, Bearer). On Linux, FoundationNetworking of Swift 6.3.1

@@ -1,11 +1,12 @@
 import Foundation
 import NetworkService
+import SessionEngine
 
 /// Requests to the authorization server's endpoints, which are absolute URLs (from discovery)
 /// that may be on another origin than the API's `Server`, so they are built here rather than
 /// as `Endpoint`s of a `Server`. Failures are ``/NetworkService/NetworkError``s shaped as the
 /// SDK's own (`.httpStatus` with the RFC 6749 §5.2 code), so the engine's refresh failure rules
-/// read them as they read `OAuth2Client`'s; the flows turn them into ``SignInError``s.
+/// read them as they read `OAuth2TokenClient`'s; the flows turn them into ``SignInError``s.
 struct AuthorizationServerClient: Sendable {
     let transport: any HTTPTransport
     let clientID: String

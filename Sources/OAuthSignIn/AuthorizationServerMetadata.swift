@@ -68,5 +68,5 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
     }
 
     /// Whether the server takes PKCE's `S256` challenges (RFC 7636 §4.2).
-    public var supportsS256: Bool { codeChallengeMethodsSupported.contains("S256") }
+    package var supportsS256: Bool { codeChallengeMethodsSupported.contains("S256") }
 }

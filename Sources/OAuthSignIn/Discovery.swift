@@ -1,5 +1,6 @@
 import Foundation
 import NetworkService
+import SessionEngine
 import TokenStore
 
 /// Discovery of an authorization server's metadata (OpenID Connect Discovery 1.0, RFC 8414),

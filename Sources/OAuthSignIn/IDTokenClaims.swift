@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionEngine
 
 /// The claims of an OpenID Connect ID token, after the checks of OpenID Connect Core
 /// §3.1.3.7 this SDK makes: `iss` is the provider's issuer, `aud` contains the client id

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkService
+import SessionEngine
 
 /// The checks of OpenID Connect Core §3.1.3.7 an ID token from the token endpoint gets here,
 /// in this order: a JWT with a JSON payload, `iss`, `aud`, `azp`, `exp`, `iat`, `nonce`, `sub`.

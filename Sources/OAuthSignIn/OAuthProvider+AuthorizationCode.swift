@@ -1,5 +1,6 @@
 import Foundation
 import NetworkService
+import SessionEngine
 
 // The authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636), through the loopback
 // listener or a callback the app received itself.

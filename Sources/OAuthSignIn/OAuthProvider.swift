@@ -1,5 +1,6 @@
 public import Foundation
 public import NetworkService
+public import SessionEngine
 
 /// An OAuth 2.0 / OpenID Connect authorization server and this program's client of it: the
 /// server's ``metadata`` (usually discovered), the client id and, for a confidential client,
@@ -45,7 +46,7 @@ public struct OAuthProvider: Sendable {
     }
 
     /// Whether the client has a secret (is confidential).
-    public var hasClientSecret: Bool { clientSecret != nil }
+    package var hasClientSecret: Bool { clientSecret != nil }
 
     /// Discovers the server at `issuer`: fetches `{issuer}/.well-known/openid-configuration`
     /// (OpenID Connect Discovery 1.0 §4), else the RFC 8414 document

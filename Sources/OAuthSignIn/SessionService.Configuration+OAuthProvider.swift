@@ -79,7 +79,7 @@ extension OAuthProvider {
         return SessionRevoker { [self] credentials, _ in
             let client = AuthorizationServerClient(provider: self)
             var failure: NetworkError?
-            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")]
+            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken.rawValue, "access_token")]
             where !token.isEmpty {
                 do throws(NetworkError) {
                     let request = [(name: "token", value: token), ("token_type_hint", hint)]

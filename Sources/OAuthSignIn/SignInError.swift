@@ -5,16 +5,18 @@ public import NetworkService
 /// when it sent one, and a message that says what happened. No authorization code, code
 /// verifier, `state`, `nonce`, token, device code or client secret ever appears in it.
 ///
-/// Like async-http-client's `HTTPClientError`, the storage is private and the errors are
-/// static members, so new kinds can come without breaking a `switch`:
+/// The storage is private and the ``Kind``s are static members of an open set, so new kinds
+/// can come without breaking a `switch`:
 ///
 /// ```swift
 /// do {
 ///     try await session.signIn(with: .device(provider, scopes: ["openid"]) { print($0.userCode) })
-/// } catch let error as SignInError where error.kind == .accessDenied {
-///     print("You declined the sign-in.")
-/// } catch let error as SignInError where error == .expiredToken {
-///     print("The code expired; run the command again.")
+/// } catch let error as SignInError {
+///     switch error.kind {
+///     case .accessDenied: print("You declined the sign-in.")
+///     case .expiredToken: print("The code expired; run the command again.")
+///     default: print(error.localizedDescription)
+///     }
 /// }
 /// ```
 public struct SignInError: Error, Sendable {
@@ -155,67 +157,66 @@ public struct SignInError: Error, Sendable {
         return copy
     }
 
-    // MARK: The errors
+    // MARK: The errors (for the SDK's own code and tests: adopters read ``kind``)
 
     /// ``Kind/discoveryDocumentMissing``.
-    public static let discoveryDocumentMissing = SignInError(.discoveryDocumentMissing)
+    package static let discoveryDocumentMissing = SignInError(.discoveryDocumentMissing)
     /// ``Kind/discoveryDocumentMalformed``.
-    public static let discoveryDocumentMalformed = SignInError(.discoveryDocumentMalformed)
+    package static let discoveryDocumentMalformed = SignInError(.discoveryDocumentMalformed)
     /// ``Kind/issuerMismatch``.
-    public static let issuerMismatch = SignInError(.issuerMismatch)
+    package static let issuerMismatch = SignInError(.issuerMismatch)
     /// ``Kind/pkceS256Unsupported``.
-    public static let pkceS256Unsupported = SignInError(.pkceS256Unsupported)
+    package static let pkceS256Unsupported = SignInError(.pkceS256Unsupported)
     /// ``Kind/flowUnavailable``.
-    public static let flowUnavailable = SignInError(.flowUnavailable)
+    package static let flowUnavailable = SignInError(.flowUnavailable)
     /// ``Kind/stateMismatch``.
-    public static let stateMismatch = SignInError(.stateMismatch)
+    package static let stateMismatch = SignInError(.stateMismatch)
     /// ``Kind/accessDenied``: `access_denied`.
-    public static let accessDenied = SignInError(.accessDenied, code: "access_denied")
+    package static let accessDenied = SignInError(.accessDenied, code: "access_denied")
     /// ``Kind/expiredToken``: `expired_token`.
-    public static let expiredToken = SignInError(.expiredToken, code: "expired_token")
+    package static let expiredToken = SignInError(.expiredToken, code: "expired_token")
     /// ``Kind/timedOut``.
-    public static let timedOut = SignInError(.timedOut)
+    package static let timedOut = SignInError(.timedOut)
     /// ``Kind/cancelled``.
-    public static let cancelled = SignInError(.cancelled)
+    package static let cancelled = SignInError(.cancelled)
     /// ``Kind/invalidResponse``.
-    public static let invalidResponse = SignInError(.invalidResponse)
+    package static let invalidResponse = SignInError(.invalidResponse)
     /// ``Kind/networkFailure``.
-    public static let networkFailure = SignInError(.networkFailure)
+    package static let networkFailure = SignInError(.networkFailure)
     /// ``Kind/insecureURL``.
-    public static let insecureURL = SignInError(.insecureURL)
+    package static let insecureURL = SignInError(.insecureURL)
     /// ``Kind/frontEndFailed``.
-    public static let frontEndFailed = SignInError(.frontEndFailed)
+    package static let frontEndFailed = SignInError(.frontEndFailed)
 
     /// ``Kind/authorizationError`` with the server's code (`invalid_scope`, `server_error`…).
-    public static func authorizationError(_ code: ServerErrorCode?) -> SignInError {
+    package static func authorizationError(_ code: ServerErrorCode?) -> SignInError {
         SignInError(.authorizationError, code: code)
     }
 
     /// ``Kind/tokenEndpointError`` with the server's code (`invalid_grant`, `invalid_client`…).
-    public static func tokenEndpointError(_ code: ServerErrorCode?) -> SignInError {
+    package static func tokenEndpointError(_ code: ServerErrorCode?) -> SignInError {
         SignInError(.tokenEndpointError, code: code)
     }
 
     /// ``Kind/deviceAuthorizationError`` with the server's code.
-    public static func deviceAuthorizationError(_ code: ServerErrorCode?) -> SignInError {
+    package static func deviceAuthorizationError(_ code: ServerErrorCode?) -> SignInError {
         SignInError(.deviceAuthorizationError, code: code)
     }
 
     /// ``Kind/idTokenInvalid``, failing `check`.
-    public static func idTokenInvalid(_ check: IDTokenCheck) -> SignInError {
+    package static func idTokenInvalid(_ check: IDTokenCheck) -> SignInError {
         SignInError(.idTokenInvalid, idTokenCheck: check)
     }
 
     /// ``Kind/loopbackFailed`` with `failure`.
-    public static func loopbackFailed(_ failure: LoopbackFailure) -> SignInError {
+    package static func loopbackFailed(_ failure: LoopbackFailure) -> SignInError {
         SignInError(.loopbackFailed, loopbackFailure: failure)
     }
 }
 
 extension SignInError: Equatable {
     /// Equal when the kind, the server's code, the ID token check and the listener's failure
-    /// are (the detail and the underlying error are not compared), so `error == .stateMismatch`
-    /// and `error == .tokenEndpointError("invalid_grant")` read as they should.
+    /// are (the detail and the underlying error are not compared).
     public static func == (lhs: SignInError, rhs: SignInError) -> Bool {
         lhs.kind == rhs.kind && lhs.serverErrorCode == rhs.serverErrorCode
             && lhs.idTokenCheck == rhs.idTokenCheck && lhs.loopbackFailure == rhs.loopbackFailure

@@ -50,7 +50,7 @@ public struct RefreshTiming: Sendable, Equatable {
     ///   - lifetime: The token's lifetime, when known.
     ///   - refreshDuration: How long a refresh takes here (smoothed); `nil` before the first.
     ///   - leeway: The largest margin (``SessionService/Configuration/refreshLeeway``).
-    public func margin(lifetime: TimeInterval?, refreshDuration: TimeInterval?, leeway: TimeInterval) -> TimeInterval {
+    package func margin(lifetime: TimeInterval?, refreshDuration: TimeInterval?, leeway: TimeInterval) -> TimeInterval {
         let wanted = max(minimumMargin, refreshDurationMultiple * (refreshDuration ?? assumedRefreshDuration))
         var margin = min(leeway, wanted)
         if let lifetime, lifetime > 0 {

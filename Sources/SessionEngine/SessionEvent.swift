@@ -19,10 +19,6 @@ public enum SessionEvent: Sendable, Equatable {
     case refreshed(accountID: String)
     /// The session ended, and why.
     case signedOut(SignOutReason)
-
-    /// The tokens were refreshed and saved.
-    @available(*, deprecated, renamed: "refreshed(accountID:)")
-    public static func refreshed(memberID: String) -> SessionEvent { .refreshed(accountID: memberID) }
 }
 
 /// Why a session ended.
@@ -44,10 +40,6 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
     case endedElsewhere
     /// Another process sharing the token store signed in as a different account.
     case replacedByAnotherAccount
-
-    /// Another process sharing the token store signed in as a different account.
-    @available(*, deprecated, renamed: "replacedByAnotherAccount")
-    public static var replacedByAnotherMember: SignOutReason { .replacedByAnotherAccount }
 
     /// For example `the server rejected the refresh token (refresh_token_reused)`.
     public var description: String {

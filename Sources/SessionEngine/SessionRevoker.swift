@@ -4,7 +4,7 @@ public import TokenStore
 /// How ``SessionService/signOut()`` ends the session on the server. The local sign-out
 /// (clearing the store) always happens first, whatever the server says.
 ///
-/// Presets: ``OAuth2Client/revoker`` (RFC 7009 token revocation), ``SessionRevoker/localOnly``
+/// Presets: ``OAuth2TokenClient/revoker`` (RFC 7009 token revocation), ``SessionRevoker/localOnly``
 /// (a server with nothing to tell; the default).
 ///
 /// ```swift

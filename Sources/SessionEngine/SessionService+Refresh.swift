@@ -322,11 +322,11 @@ extension SessionService {
             lifetime = claims.lifetime ?? claims.expiresAt?.timeIntervalSince(serverNow)
         }
         guard let lifetime, lifetime.isFinite, lifetime > 0 else {
-            return Credentials(accessToken: tokens.accessToken.rawValue, refreshToken: tokens.refreshToken,
+            return Credentials(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
                                accessTokenExpiresAt: nil, accountID: accountID, accessTokenIssuedAt: now)
         }
         return Credentials(
-            accessToken: tokens.accessToken.rawValue,
+            accessToken: tokens.accessToken,
             refreshToken: tokens.refreshToken,
             accessTokenExpiresAt: now.addingTimeInterval(lifetime),
             accountID: accountID,

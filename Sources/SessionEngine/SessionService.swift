@@ -9,7 +9,7 @@ public import TokenStore
 /// ```swift
 /// let store = try await EncryptedFileTokenStore(fileURL: url, key: .passphrase(passphrase))
 /// let server = try Server(baseURL: "https://auth.example.com")
-/// let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: "cli")
+/// let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: "cli")
 /// let service = SessionService(server: server, tokenStore: store, configuration: .oauth2(oauth))
 /// try await service.startSession(tokens: try await oauth.passwordGrant(username: "kim", password: password, server: server),
 ///                                accountID: "kim")
@@ -107,8 +107,8 @@ public final class SessionService: Sendable {
     /// Calls `handler` with the access token in `credentials` and notes whether the server accepted it.
     private func call<T>(_ handler: (Server, AccessToken) async throws -> T, with credentials: Credentials) async throws -> T {
         do {
-            let result = try await handler(server, AccessToken(credentials.accessToken))
-            noteAccepted(credentials.accessToken)
+            let result = try await handler(server, credentials.accessToken)
+            noteAccepted(credentials.accessToken.rawValue)
             return result
         } catch let error as NetworkError where [403, 404, 409, 422].contains(error.statusCode ?? 0)
                     && error.serverErrorCode != nil
@@ -116,7 +116,7 @@ public final class SessionService: Sendable {
             // A contract error such as 404 or 403 from the API itself got past authentication;
             // a gateway's 5xx, a 429 or a bare 404 says nothing about the token, and a 403 that
             // counts as an authentication failure (`invalid_token`, or opted in) refused it.
-            noteAccepted(credentials.accessToken)
+            noteAccepted(credentials.accessToken.rawValue)
             throw error
         }
     }

@@ -131,7 +131,7 @@ struct SessionState: Sendable {
     /// then refuses it). An unexplained one is counted, or refused when `limit`'s interval
     /// already holds as many as it allows.
     mutating func admitRefresh(of stored: Credentials, due: Bool, at now: Date, limit: RefreshLimit) -> Admission {
-        let accepted = acceptedAccessToken == stored.accessToken
+        let accepted = acceptedAccessToken == stored.accessToken.rawValue
         let young = stored.accessTokenIssuedAt.map { now.timeIntervalSince($0) < 1 } ?? false
         let unexplained = !due && (stored.accessTokenExpiresAt != nil || !accepted || young)
         refreshTimes.removeAll { now.timeIntervalSince($0) >= limit.interval }

@@ -4,7 +4,7 @@ public import TokenStore
 /// The refresh call a ``SessionService`` makes, and how to tell when the server rejected
 /// the refresh token (which ends the session) from a failure that may pass.
 ///
-/// Presets cover common servers: ``OAuth2Client/refresher`` (RFC 6749 §6) and
+/// Presets cover common servers: ``OAuth2TokenClient/refresher`` (RFC 6749 §6) and
 /// ``JSONTokenRefresh/refresher`` (a JSON endpoint with field names of your choice). For
 /// anything else, write the call:
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+public import NetworkService
 
 /// What a signed-in session needs to keep: the two tokens, when the access token
 /// expires, and whose session it is.
@@ -7,13 +8,13 @@ public import Foundation
 /// value can be logged, printed or captured in a crash report without leaking them:
 ///
 /// ```swift
-/// let credentials = Credentials(accessToken: "eyJ…", refreshToken: "r1…",
+/// let credentials = Credentials(accessToken: AccessToken("eyJ…"), refreshToken: "r1…",
 ///                               accessTokenExpiresAt: .now + 900, accountID: "42")
 /// print(credentials)   // Credentials(account: 42, accessToken: <redacted>, refreshToken: <redacted>, expires: 2026-11-22T10:15:00Z)
 /// ```
 public struct Credentials: Sendable, Equatable, Codable {
-    /// The bearer token sent with each API call.
-    public var accessToken: String
+    /// The bearer token sent with each API call; stored as the plain string it wraps.
+    public var accessToken: AccessToken
     /// The one-use token that obtains the next access token.
     public var refreshToken: String
     /// When the access token stops working, if the server said so.
@@ -27,7 +28,7 @@ public struct Credentials: Sendable, Equatable, Codable {
         didSet { if accessTokenExpiresAt != Self.bounded(accessTokenExpiresAt) { accessTokenExpiresAt = Self.bounded(accessTokenExpiresAt) } }
     }
     /// The account the session belongs to (the app's member id, an OAuth username, a JWT's `sub`).
-    /// Stored under the key `memberID`, so stores written before the rename read the same.
+    /// Stored under the key `memberID` (its first name), so every store ever written reads the same.
     public var accountID: String
     /// When the access token was received, if known; with ``accessTokenExpiresAt`` it gives
     /// the token's lifetime, which the session engine uses to fit its refresh margin. Bounded
@@ -36,15 +37,8 @@ public struct Credentials: Sendable, Equatable, Codable {
         didSet { if accessTokenIssuedAt != Self.bounded(accessTokenIssuedAt) { accessTokenIssuedAt = Self.bounded(accessTokenIssuedAt) } }
     }
 
-    /// The account the session belongs to.
-    @available(*, deprecated, renamed: "accountID")
-    public var memberID: String {
-        get { accountID }
-        set { accountID = newValue }
-    }
-
     /// Creates credentials from the values a sign-in or refresh returned.
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date?, accountID: String,
+    public init(accessToken: AccessToken, refreshToken: String, accessTokenExpiresAt: Date?, accountID: String,
                 accessTokenIssuedAt: Date? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -58,7 +52,7 @@ public struct Credentials: Sendable, Equatable, Codable {
     /// carried into arithmetic that would trap.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(accessToken: try container.decode(String.self, forKey: .accessToken),
+        self.init(accessToken: try container.decode(AccessToken.self, forKey: .accessToken),
                   refreshToken: try container.decode(String.self, forKey: .refreshToken),
                   accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
                   accountID: try container.decode(String.self, forKey: .accountID),
@@ -69,14 +63,6 @@ public struct Credentials: Sendable, Equatable, Codable {
     static func bounded(_ date: Date?) -> Date? {
         guard let date, !date.timeIntervalSinceReferenceDate.isNaN else { return nil }
         return min(max(date, .distantPast), .distantFuture)
-    }
-
-    /// Creates credentials from the values a sign-in or refresh returned.
-    @available(*, deprecated, renamed: "init(accessToken:refreshToken:accessTokenExpiresAt:accountID:accessTokenIssuedAt:)")
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date?, memberID: String,
-                accessTokenIssuedAt: Date? = nil) {
-        self.init(accessToken: accessToken, refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt,
-                  accountID: memberID, accessTokenIssuedAt: accessTokenIssuedAt)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -73,7 +73,7 @@ public final class CredentialsSealer: Sendable, CustomStringConvertible {
     #endif
 
     /// Whether the bytes are encrypted (`false` only for ``plain(location:)``).
-    public var isEncrypted: Bool { keyDescription != nil }
+    package var isEncrypted: Bool { keyDescription != nil }
 
     /// The bytes for `credentials`: encrypted with a fresh nonce, or the plain JSON.
     /// - Throws: ``TokenStoreError/Kind/invalidCredentials`` when they cannot be written as JSON

@@ -30,7 +30,7 @@ extension OAuthConformanceTests {
 
         /// The public client's refresh, as another program holding the same refresh token would make it.
         func refreshBehindTheSessionsBack(_ refreshToken: String) async throws {
-            let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: OAuthTestServer.browserClientID)
+            let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: OAuthTestServer.browserClientID)
             _ = try await oauth.refresh(refreshToken: refreshToken, server: fixture.api)
         }
 
@@ -106,7 +106,7 @@ extension OAuthConformanceTests {
             #expect(try await OAuthTestServer.counters().revokeCalls >= 1)
             #expect(try await session.tokenStore.load() == nil)
             let access = await #expect(throws: NetworkError.self) {
-                let _: Me = try await fixture.api.send(MeEndpoint(), accessToken: AccessToken(stored.accessToken))
+                let _: Me = try await fixture.api.send(MeEndpoint(), accessToken: stored.accessToken)
             }
             #expect(access?.statusCode == 401)
             let refresh = await #expect(throws: NetworkError.self) { try await refreshBehindTheSessionsBack(stored.refreshToken) }

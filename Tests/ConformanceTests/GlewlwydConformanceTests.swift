@@ -178,8 +178,8 @@ struct GlewlwydConformanceTests {
 
         // Someone presents the first refresh token again: glewlwyd refuses it and disables the
         // chain, so the session's current refresh token dies too.
-        let replay = OAuth2Client(tokenEndpoint: EndpointPath(stringLiteral: provider.metadata.tokenEndpoint.path),
-                                  clientID: GlewlwydTestServer.browserClientID)
+        let replay = OAuth2TokenClient(tokenEndpoint: EndpointPath(stringLiteral: provider.metadata.tokenEndpoint.path),
+                                       clientID: GlewlwydTestServer.browserClientID)
         let replayed = await #expect(throws: NetworkError.self) { _ = try await replay.refresh(refreshToken: first.refreshToken, server: api) }
         #expect(replayed?.statusCode == 400)
 
@@ -216,8 +216,8 @@ struct GlewlwydConformanceTests {
             let handed = try await session.request { _, token in (token.rawValue, Date()) }
             if let exp = JWTClaims(handed.0)?.date("exp"), handed.1 >= exp { handedLate += 1 }
             let stored = try #require(try await session.tokenStore.load())
-            if seen.insert(stored.accessToken).inserted {
-                let exp = try #require(JWTClaims(stored.accessToken)?.date("exp"))
+            if seen.insert(stored.accessToken.rawValue).inserted {
+                let exp = try #require(JWTClaims(stored.accessToken.rawValue)?.date("exp"))
                 let expiresAt = try #require(stored.accessTokenExpiresAt)
                 #expect(expiresAt <= exp, "token \(seen.count) (\(seen.count == 1 ? "the sign-in's" : "a refresh's")): stored expiry \(expiresAt.timeIntervalSince(exp)) s after its exp")
                 latest = max(latest, expiresAt.timeIntervalSince(exp))

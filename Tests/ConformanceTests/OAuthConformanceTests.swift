@@ -143,7 +143,7 @@ struct OAuthConformanceTests {
         #expect(result.serverConfirmed)
         #expect(try await adopter.service.tokenStore.load() == nil)
         let access = await #expect(throws: NetworkError.self) {
-            let _: Me = try await adopter.server.send(MeEndpoint(), accessToken: AccessToken(stored.accessToken))
+            let _: Me = try await adopter.server.send(MeEndpoint(), accessToken: stored.accessToken)
         }
         #expect(access?.statusCode == 401)
         #expect(access?.serverErrorCode == .invalidToken)

@@ -49,7 +49,7 @@ struct SignInFixture {
     static func userID() async throws -> String {
         struct MeWithID: Decodable { let id: Int }
         let server = try OAuthTestServer.server()
-        let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: OAuthTestServer.clientID, clientSecret: OAuthTestServer.clientSecret)
+        let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: OAuthTestServer.clientID, clientSecret: OAuthTestServer.clientSecret)
         let tokens = try await oauth.passwordGrant(username: OAuthTestServer.username, password: OAuthTestServer.password, server: server)
         let me: MeWithID = try await server.send(MeEndpoint(), accessToken: tokens.accessToken)
         return String(me.id)

@@ -23,7 +23,7 @@ extension LiveServer {
             #expect(result.serverConfirmed)
             #expect(try await service.isSignedIn() == false)
             let error = await #expect(throws: NetworkError.self) {
-                try await MemberAPI.fetchMe(server: LiveServerEnvironment.server(), accessToken: AccessToken(token))
+                try await MemberAPI.fetchMe(server: LiveServerEnvironment.server(), accessToken: token)
             }
             #expect(error?.statusCode == 401)
         }
@@ -38,7 +38,7 @@ extension LiveServer {
             let events = service.events()
             let member = try await service.signUp(email: LiveServerEnvironment.uniqueEmail("expiry"),
                                                   password: SlowTestEnvironment.password, nickname: "expiry")
-            var accessTokens: Set<String> = []
+            var accessTokens: Set<AccessToken> = []
             for _ in 0..<3 {
                 try await Task.sleep(for: .seconds(lifetime + 0.5))
                 #expect(try await service.members.fetchMe() == member)

@@ -22,6 +22,7 @@
 // a reader can check that a file holds one consistent save. Exit codes: 0 done, 1 store
 // error (its description on stderr), 2 usage error.
 import Foundation
+import NetworkService
 import TokenStore
 
 #if canImport(Glibc)
@@ -95,13 +96,13 @@ func openStore(_ arguments: Arguments) async throws -> any TokenStore {
 }
 
 func credentials(count: Int) -> Credentials {
-    Credentials(accessToken: "access-\(count)", refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, accountID: "\(count)")
+    Credentials(accessToken: AccessToken("access-\(count)"), refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, accountID: "\(count)")
 }
 
 func count(in credentials: Credentials?) throws -> Int {
     guard let credentials else { return 0 }
     guard let count = Int(credentials.accountID),
-          credentials.accessToken == "access-\(count)",
+          credentials.accessToken.rawValue == "access-\(count)",
           credentials.refreshToken == "refresh-\(count)" else {
         throw UsageError(description: "the store holds inconsistent credentials")
     }

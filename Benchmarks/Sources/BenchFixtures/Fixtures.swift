@@ -34,12 +34,12 @@ public enum Fixtures {
     public static let refreshPath = "/token/refresh"
     /// Credentials valid for a day: no call refreshes.
     public static var freshCredentials: Credentials {
-        Credentials(accessToken: accessToken, refreshToken: "bench-refresh-token",
+        Credentials(accessToken: AccessToken(accessToken), refreshToken: "bench-refresh-token",
                     accessTokenExpiresAt: Date().addingTimeInterval(86_400), accountID: "kim")
     }
     /// Credentials expiring in 10 seconds, within the 30-second margin of ``Sessions/service(store:)``: the next call refreshes.
     public static var dueCredentials: Credentials {
-        Credentials(accessToken: "bench-access-token-due", refreshToken: "bench-refresh-token-due",
+        Credentials(accessToken: AccessToken("bench-access-token-due"), refreshToken: "bench-refresh-token-due",
                     accessTokenExpiresAt: Date().addingTimeInterval(10), accountID: "kim")
     }
 }

@@ -18,9 +18,9 @@ extension CLIError {
         case let error as TokenStoreError:
             self = Self.from(error)
         case let error as NetworkError:
-            self = Self.from(error)
-        case let error as InvalidServerURLError:
-            self = .usage(TerminalText.safe("\(error)"), hint: "pass --server http://HOST:PORT or set APP_SERVER_URL")
+            self = error.kind == .invalidServerURL
+                ? .usage(TerminalText.safe("\(error)"), hint: "pass --server http://HOST:PORT or set APP_SERVER_URL")
+                : Self.from(error)
         case is CancellationError:
             self = CLIError(.unexpected, "cancelled")
         default:

@@ -1,6 +1,7 @@
 import CLISupport
 import Foundation
 import OAuthSignIn
+import SessionEngine
 
 /// What `sign-in` remembers beside the store for the other commands: the issuer, the
 /// client, the flow, the scopes, where the client secret is read from (its path, never the

@@ -1,5 +1,6 @@
 @testable import app_oauth
 import Foundation
+import NetworkService
 import Testing
 import TokenStore
 
@@ -41,8 +42,8 @@ struct ProfileBoundStoreTests {
                            clientSecretFile: nil)
     let new = OAuthProfile(issuer: URL(string: "https://b.example")!, clientID: "cli", mode: .device, scopes: [],
                            clientSecretFile: nil)
-    let oldTokens = Credentials(accessToken: "A-access", refreshToken: "A-refresh", accessTokenExpiresAt: nil, accountID: "kim")
-    let newTokens = Credentials(accessToken: "B-access", refreshToken: "B-refresh", accessTokenExpiresAt: nil, accountID: "kim")
+    let oldTokens = Credentials(accessToken: AccessToken("A-access"), refreshToken: "A-refresh", accessTokenExpiresAt: nil, accountID: "kim")
+    let newTokens = Credentials(accessToken: AccessToken("B-access"), refreshToken: "B-refresh", accessTokenExpiresAt: nil, accountID: "kim")
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString)")
@@ -62,7 +63,7 @@ struct ProfileBoundStoreTests {
 
     /// What is on disk: the stored access token and the profile's issuer.
     private func onDisk() async throws -> (token: String?, issuer: String?) {
-        let token = try await FileTokenStore(fileURL: storeURL).load()?.accessToken
+        let token = try await FileTokenStore(fileURL: storeURL).load()?.accessToken.rawValue
         return (token, try OAuthProfile.load(profileURL)?.issuer.host)
     }
 
@@ -115,7 +116,7 @@ struct ProfileBoundStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try await signedInToOld()
         let reader = ProfileBoundStore(file, profileURL: profileURL, role: .using(.profile(old.identity)))
-        #expect(try await reader.load()?.accessToken == "A-access")
+        #expect(try await reader.load()?.accessToken.rawValue == "A-access")
         #expect(!reader.replaced)
         let signIn = ProfileBoundStore(file, profileURL: profileURL, role: .signingIn(new))
         try await signIn.withExclusiveAccess { try await signIn.save(newTokens) }

@@ -24,7 +24,7 @@ private final class FullDiskStore: TokenStore {
 /// `--verbose` prints from the engine's records: the same decisions, one source of truth.
 @Suite("--verbose notes")
 struct VerboseNotesTests {
-    private let expired = Credentials(accessToken: "secret-a1", refreshToken: "secret-r1",
+    private let expired = Credentials(accessToken: AccessToken("secret-a1"), refreshToken: "secret-r1",
                                       accessTokenExpiresAt: Date().addingTimeInterval(-1), accountID: "m")
 
     /// The notes a call prints whose expired token is refreshed, over `store`.

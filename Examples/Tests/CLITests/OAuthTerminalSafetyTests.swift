@@ -1,5 +1,6 @@
 import AppSDKTesting
 import Foundation
+import NetworkService
 import Testing
 
 extension CLITests {

@@ -7,7 +7,7 @@ import SessionEngine
 
 /// The token-response readers of the engine's presets, each behind its public refresh call, on
 /// one reply body (the four share the input's shape, so they share a target): `.appAPI`
-/// (`AuthAPI.refresh`), `.oauth2` (`OAuth2Client.refresh`, RFC 6749 §5.1), `.json`
+/// (`AuthAPI.refresh`), `.oauth2` (`OAuth2TokenClient.refresh`, RFC 6749 §5.1), `.json`
 /// (`JSONTokenRefresh` with dotted field names), and OAuthSignIn's token reply (the client
 /// credentials grant, whose reader every sign-in flow and the `.oauth2(provider)` refresh share).
 /// The first byte picks the status: 200 mostly, else 400 or 401 (the error readers then run on
@@ -34,7 +34,7 @@ import SessionEngine
         let server = try! Server(baseURL: "https://api.example.com", transport: transport)
         let json = JSONTokenRefresh(path: "/auth/refresh", accessTokenKey: "data.tokens.access",
                                     refreshTokenKey: "data.tokens.refresh", expiresInKey: "data.expiresIn")
-        let oauth = OAuth2Client(tokenEndpoint: "/o/token/", clientID: "fuzz-client")
+        let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: "fuzz-client")
         let results: [(String, Result<Tokens, NetworkError>)] = runBlocking {
             let token = sentRefreshToken
             let app = await result { () async throws(NetworkError) in try await AuthAPI.refresh(refreshToken: token, server: server) }

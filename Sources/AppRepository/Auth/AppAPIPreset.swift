@@ -22,7 +22,7 @@ extension SessionRevoker {
     /// `POST /v1/auth/sign-out` (``AuthAPI/signOut(refreshToken:server:accessToken:)``): ends the session family.
     public static let appAPI = SessionRevoker(usesAccessToken: true) { credentials, server in
         try await AuthAPI.signOut(refreshToken: credentials.refreshToken, server: server,
-                                  accessToken: AccessToken(credentials.accessToken))
+                                  accessToken: credentials.accessToken)
     }
 }
 

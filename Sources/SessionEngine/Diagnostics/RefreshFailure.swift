@@ -65,7 +65,7 @@ public struct RefreshFailure: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Classifies an error a refresher threw (one the failure rule did not take as a rejection).
-    public init(classifying error: any Error) {
+    package init(classifying error: any Error) {
         guard let error = error as? NetworkError else {
             self.init(kind: error is CancellationError ? .cancelled : .other, delivery: .notRetryable)
             return

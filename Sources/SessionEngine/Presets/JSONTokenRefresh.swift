@@ -90,18 +90,18 @@ public struct JSONTokenRefresh: Sendable {
 
     /// The tokens in `reply`; without a refresh token in it, `previous` is kept.
     private func tokens(from reply: JSONValue, path: EndpointPath, keeping previous: String?) throws(NetworkError) -> Tokens {
-        guard let access = reply[accessTokenKey]?.string, !access.isEmpty else {
+        guard let access = reply.value(atPath: accessTokenKey)?.string, !access.isEmpty else {
             throw NetworkError(kind: .decoding, method: .post, path: path.rendered, statusCode: 200,
                                serverMessage: "the reply has no access token at `\(accessTokenKey)`")
         }
-        let rotated = refreshTokenKey.flatMap { reply[$0]?.string }.flatMap { $0.isEmpty ? nil : $0 }
+        let rotated = refreshTokenKey.flatMap { reply.value(atPath: $0)?.string }.flatMap { $0.isEmpty ? nil : $0 }
         guard let refreshToken = rotated ?? previous else {
             throw NetworkError(kind: .decoding, method: .post, path: path.rendered, statusCode: 200,
                                serverMessage: "the reply has no refresh token at `\(refreshTokenKey ?? "(no key set)")`, "
                                    + "so the session could not be kept")
         }
         return Tokens(accessToken: AccessToken(access), refreshToken: refreshToken,
-                      expiresIn: expiresInKey.flatMap { reply[$0]?.number })
+                      expiresIn: expiresInKey.flatMap { reply.value(atPath: $0)?.numberOrNumericString })
     }
 
     /// The refresher for ``SessionService/Configuration/refresher``.

@@ -4,12 +4,12 @@ import NetworkService
 /// A form-encoded POST to an OAuth 2.0 endpoint, with the client's authentication.
 struct OAuth2Endpoint: Endpoint {
     let path: EndpointPath
-    let client: OAuth2Client
+    let client: OAuth2TokenClient
     let fields: [(name: String, value: String)]
     /// The values to redact from errors besides the client secret (a refresh token, a password).
     let tokenSecrets: [String]
 
-    init(path: EndpointPath, client: OAuth2Client, fields: [(name: String, value: String)], secrets: [String]) {
+    init(path: EndpointPath, client: OAuth2TokenClient, fields: [(name: String, value: String)], secrets: [String]) {
         self.path = path
         self.client = client
         self.fields = fields

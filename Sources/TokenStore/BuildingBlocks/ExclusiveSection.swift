@@ -26,11 +26,11 @@
 /// ```
 public enum ExclusiveSection {
     /// One held section, identified by the store's lock key, with the resource that holds it.
-    public final class Hold: Sendable {
+    package final class Hold: Sendable {
         /// Identifies the section: the same key means the same section.
-        public let key: String
+        package let key: String
         /// What holds the lock and is used inside the section (a connection), if anything.
-        public let resource: (any Sendable)?
+        package let resource: (any Sendable)?
         private let active = LockedValue(true)
 
         init(key: String, resource: (any Sendable)?) {
@@ -39,19 +39,19 @@ public enum ExclusiveSection {
         }
 
         /// Whether the section is still held (its body has not returned).
-        public var isActive: Bool { active.withLock { $0 } }
+        package var isActive: Bool { active.withLock { $0 } }
         func end() { active.withLock { $0 = false } }
     }
 
     @TaskLocal static var holds: [Hold] = []
 
     /// Whether the current task (tree) is inside a live section for `key`.
-    public static func isHeld(_ key: String) -> Bool {
+    package static func isHeld(_ key: String) -> Bool {
         current(for: key) != nil
     }
 
     /// The live hold of the current task (tree) for `key`, the innermost if several.
-    public static func current(for key: String) -> Hold? {
+    package static func current(for key: String) -> Hold? {
         holds.last { $0.key == key && $0.isActive }
     }
 
@@ -86,7 +86,7 @@ public enum ExclusiveSection {
     ///   - acquire: Takes the lock and returns the function that releases it. Not called
     ///     when the current task already holds the section.
     ///   - body: The work to do while holding the section.
-    public static func run<T, Failure: Error>(
+    package static func run<T, Failure: Error>(
         key: String,
         acquire: () async throws(Failure) -> @Sendable () -> Void,
         body: () async throws(Failure) -> T

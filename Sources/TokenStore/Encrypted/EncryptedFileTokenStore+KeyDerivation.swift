@@ -40,14 +40,14 @@ extension EncryptedFileTokenStore {
         /// Accepted `opsLimit` values: libsodium's minimum (1) to ``moderate``'s (3), the most
         /// the SDK writes. A file claiming more is refused before any key is derived, so an
         /// edited header cannot make one read cost seconds of work.
-        public static var acceptedOpsLimits: ClosedRange<UInt64> {
+        package static var acceptedOpsLimits: ClosedRange<UInt64> {
             UInt64(crypto_pwhash_opslimit_min())...UInt64(crypto_pwhash_opslimit_moderate())
         }
 
         /// Accepted `memoryLimit` values: libsodium's minimum (8 KiB) to ``moderate``'s
         /// (256 MiB), the most the SDK writes. A file claiming more is refused before any key
         /// is derived, so an edited header cannot make one read take 1 GiB.
-        public static var acceptedMemoryLimits: ClosedRange<UInt64> {
+        package static var acceptedMemoryLimits: ClosedRange<UInt64> {
             UInt64(crypto_pwhash_memlimit_min())...UInt64(crypto_pwhash_memlimit_moderate())
         }
 

@@ -28,7 +28,7 @@ public struct OAuthAdopter: Sendable {
     /// The OAuth server.
     public let server: Server
     /// Its client.
-    public let oauth: OAuth2Client
+    public let oauth: OAuth2TokenClient
     /// The session.
     public let service: SessionService
 
@@ -38,7 +38,7 @@ public struct OAuthAdopter: Sendable {
     public init(baseURL: String, clientID: String, clientSecret: String, storeURL: URL, keyURL: URL,
                 authenticationFailurePolicy: AuthenticationFailurePolicy? = nil) async throws {
         let server = try Server(baseURL: baseURL)
-        let oauth = OAuth2Client(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
+        let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
                                  clientID: clientID, clientSecret: clientSecret)
         #if EncryptedTokenStore
         let store = try await EncryptedFileTokenStore(fileURL: storeURL, key: .keyFile(keyURL))

@@ -201,7 +201,7 @@ struct HostileChecks {
     /// control character, an expiry no clock can print.
     static func refusable(_ credentials: Credentials) -> [String] {
         var found: [String] = []
-        if credentials.accessToken.unicodeScalars.contains(where: { HostileText.isForbidden($0, multiline: false) || $0 == " " }) {
+        if credentials.accessToken.rawValue.unicodeScalars.contains(where: { HostileText.isForbidden($0, multiline: false) || $0 == " " }) {
             found.append("the stored access token holds a control character or a space")
         }
         if credentials.accountID.unicodeScalars.contains(where: { HostileText.isForbidden($0, multiline: false) }) {

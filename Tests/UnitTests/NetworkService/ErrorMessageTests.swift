@@ -22,7 +22,7 @@ struct ErrorMessageTests {
 
     @Test("a base URL the server refuses is explained by localizedDescription too")
     func invalidServerURL() {
-        let error = #expect(throws: InvalidServerURLError.self) { try Server(baseURL: "ftp://example.com") }
+        let error = #expect(throws: NetworkError.self) { try Server(baseURL: "ftp://example.com") }
         #expect(error?.localizedDescription == error?.description)
         #expect(error?.localizedDescription.contains("the scheme must be http or https") == true)
     }

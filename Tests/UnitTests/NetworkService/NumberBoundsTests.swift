@@ -59,10 +59,10 @@ struct NumberBoundsTests {
 
     @Test("the transports' refusals describe themselves with their numbers")
     func refusalDescriptions() {
-        let tooLarge = TransportError(.responseTooLarge, underlying: ResponseTooLarge(limit: 65_536, announcedLength: 1 << 30))
+        let tooLarge = TransportError.responseTooLarge(limit: 65_536, announcedLength: 1 << 30)
         #expect(tooLarge.cause == "the response body is larger than the 65536 bytes the transport accepts (Content-Length 1073741824)")
-        let deadline = TransportError(.timedOut, underlying: RequestDeadlineExceeded(timeout: 1e18))
+        let deadline = TransportError.deadlineExceeded(timeout: 1e18)
         #expect(deadline.cause == "the whole request took longer than its 1e+18 s timeout")
-        #expect(RequestDeadlineExceeded(timeout: 2.5).description.contains("2.5 s"))
+        #expect(TransportError.deadlineExceeded(timeout: 2.5).description.contains("2.5 s"))
     }
 }

@@ -31,7 +31,7 @@ struct RedirectPolicyTests {
     func refusals() throws {
         let request = Self.request("https://api.example.com/v1/posts", headers: ["Authorization": "Bearer secret-token"])
         for other in ["https://cdn.example.com/v1/posts", "http://api.example.com/v1/posts", "https://api.example.com:8443/v1/posts"] {
-            let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: other)!), "\(other)")
+            let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: other)!)?.underlying as? CrossOriginRedirect, "\(other)")
             #expect(refusal.from == "https://api.example.com:443")
             #expect(refusal.to == RedirectPolicy.origin(of: URL(string: other)!))
             #expect(refusal.description.contains(refusal.from) && refusal.description.contains(refusal.to))
@@ -55,14 +55,14 @@ struct RedirectPolicyTests {
           arguments: ["http://auth.example.com/.well-known/openid-configuration", "http://127.0.0.1:8080/doc"])
     func downgradeRefused(target: String) throws {
         let request = Self.request("https://auth.example.com/.well-known/openid-configuration", headers: ["Accept": "application/json"])
-        let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: target)!))
+        let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: target)!)?.underlying as? CrossOriginRedirect)
         #expect(refusal.description.contains("from https to plain http"), "\(refusal)")
     }
 
     @Test("a redirect to a port outside 1–65535 is refused, with or without a credential")
     func portOutOfRange() throws {
         let request = Self.request("http://127.0.0.1:8080/v1/public")
-        let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "http://127.0.0.1:99999/x")!))
+        let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: "http://127.0.0.1:99999/x")!)?.underlying as? CrossOriginRedirect)
         #expect(refusal.description.contains("port"), "\(refusal)")
     }
 
@@ -72,7 +72,7 @@ struct RedirectPolicyTests {
         let proof = "eyJ0eXAiOiJkcG9wK2p3dCJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJlLW9mLXRoZS1wcm9vZg"
         for headers in [["DPoP": proof], ["dpop": proof], ["Authorization": "DPoP secret-token", "DPoP": proof]] {
             let request = Self.request("https://api.example.com/v1/posts", headers: headers)
-            let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: target)!), "\(headers.keys)")
+            let refusal = try #require(RedirectPolicy.refusal(of: request, redirectedTo: URL(string: target)!)?.underlying as? CrossOriginRedirect, "\(headers.keys)")
             #expect(refusal.from == "https://api.example.com:443")
             #expect(refusal.to == RedirectPolicy.origin(of: URL(string: target)!))
             #expect(refusal.description.contains("DPoP proof") && refusal.description.contains("no redirect"), "\(refusal)")
@@ -91,9 +91,10 @@ struct RedirectPolicyTests {
 
     @Test("a transport error of a refused redirect shows both origins in full, even long host names")
     func refusalDescription() {
-        let refusal = CrossOriginRedirect(from: "https://api.production.example.com:443", to: "https://collector.attacker.example.net:443")
-        let error = TransportError(.redirectRefused, underlying: refusal)
-        #expect(error.cause == refusal.description)
+        let error = TransportError.redirectRefused(from: "https://api.production.example.com:443", to: "https://collector.attacker.example.net:443")
+        #expect(error.kind == .redirectRefused)
+        #expect(error.cause == "refused a redirect from https://api.production.example.com:443 to https://collector.attacker.example.net:443: "
+            + "the request carries a credential (a secret header or a body), which is never sent to another origin")
         #expect(String(describing: error).contains("collector.attacker.example.net:443"))
         #expect(error.errorDescription == error.description)
     }

@@ -8,7 +8,8 @@ struct ServerTests {
           arguments: ["", "   ", "not a url", "ftp://example.com", "example.com", "http://", "https://host/?q=1",
                       "https://host/#top", "https://user:pw@host"])
     func malformedBaseURL(text: String) {
-        #expect(throws: InvalidServerURLError.self) { try Server(baseURL: text) }
+        let error = #expect(throws: NetworkError.self) { try Server(baseURL: text) }
+        #expect(error?.kind == .invalidServerURL, "\(String(describing: error))")
     }
 
     @Test("a valid base URL is kept", arguments: ["https://api.example.com", "http://127.0.0.1:8080", "https://h/api/"])

@@ -31,7 +31,7 @@ struct ClientCredentialsTests {
         #expect(FakeOIDCServer.form(of: request) == ["grant_type": "client_credentials", "scope": "read"])
         #expect(request.value(forHeaderField: "Authorization") == FakeOIDCServer.confidentialAuthorization)
         let stored = try #require(try await store.load())
-        #expect(stored.refreshToken == "" && !stored.accessToken.isEmpty)
+        #expect(stored.refreshToken == "" && !stored.accessToken.rawValue.isEmpty)
         #expect(try await me(session) == FakeMe(username: FakeOIDCServer.confidentialClientID))
     }
 
@@ -129,7 +129,7 @@ struct ClientCredentialsTests {
         let store = InMemoryTokenStore()
         let (session, provider) = try await makeSession(fake, store: store)
         try await session.signIn(with: .clientCredentials(provider, scopes: ["read"]))
-        let access = try #require(try await store.load()?.accessToken)
+        let access = try #require(try await store.load()?.accessToken.rawValue)
         let result = try await session.signOut()
         #expect(result.serverError == nil)
         #expect(fake.state.withLock { $0.revoked } == [access])
@@ -140,7 +140,7 @@ struct ClientCredentialsTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let credentials = Credentials(accessToken: "access-only-token-1234", refreshToken: "",
+        let credentials = Credentials(accessToken: AccessToken("access-only-token-1234"), refreshToken: "",
                                       accessTokenExpiresAt: Date(timeIntervalSince1970: 1_800_000_000), accountID: "ci-job")
         var stores: [any TokenStore] = [FileTokenStore(fileURL: directory.appendingPathComponent("plain.json"))]
         #if EncryptedTokenStore
@@ -158,9 +158,9 @@ struct ClientCredentialsTests {
 
     @Test("two sessions without refresh tokens are told apart by their access tokens: unsaved credentials never overwrite a store that moved on")
     func identifiedByAccessToken() {
-        let replaced = Credentials(accessToken: "a1", refreshToken: "", accessTokenExpiresAt: nil, accountID: "ci-job")
-        let renewed = Credentials(accessToken: "a2", refreshToken: "", accessTokenExpiresAt: nil, accountID: "ci-job")
-        let movedOn = Credentials(accessToken: "a3-from-another-process", refreshToken: "", accessTokenExpiresAt: nil, accountID: "ci-job")
+        let replaced = Credentials(accessToken: AccessToken("a1"), refreshToken: "", accessTokenExpiresAt: nil, accountID: "ci-job")
+        let renewed = Credentials(accessToken: AccessToken("a2"), refreshToken: "", accessTokenExpiresAt: nil, accountID: "ci-job")
+        let movedOn = Credentials(accessToken: AccessToken("a3-from-another-process"), refreshToken: "", accessTokenExpiresAt: nil, accountID: "ci-job")
         var state = SessionState()
         state.keepUnsaved(UnsavedCredentials(replaced: replaced, renewed: renewed, generation: state.generation))
         #expect(state.unsavedRenewal(over: movedOn, in: state.generation) == nil)

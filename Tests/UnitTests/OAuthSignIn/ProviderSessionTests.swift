@@ -60,7 +60,7 @@ struct ProviderSessionTests {
         let (session, _) = try await signedIn(fake, store: store)
         let stored = try #require(try await store.load())
         _ = try await session.signOut()
-        #expect(fake.state.withLock { $0.revoked } == [stored.refreshToken, stored.accessToken])
+        #expect(fake.state.withLock { $0.revoked } == [stored.refreshToken, stored.accessToken.rawValue])
         let revocations = fake.requests.filter { $0.url.absoluteString.hasSuffix("/revoke_token/") }
         #expect(revocations.count == 2)
         #expect(revocations.allSatisfy { $0.url.absoluteString == fake.issuer.absoluteString + "/revoke_token/" })
@@ -94,13 +94,13 @@ struct ProviderSessionTests {
         let store = InMemoryTokenStore()
         let (_, provider) = try await signedIn(fake, store: store)
         let access = try #require(try await store.load()?.accessToken)
-        let info = try await provider.userInfo(accessToken: AccessToken(access))
+        let info = try await provider.userInfo(accessToken: access)
         #expect(info["sub"] == .string("user-42") && info["email_verified"] == .bool(true))
         await #expect(throws: SignInError.networkFailure) { try await provider.userInfo(accessToken: AccessToken("expired")) }
         let other = try FakeOIDCServer()
         other.configure { $0.document["userinfo_endpoint"] = nil }
         await #expect(throws: SignInError.flowUnavailable) {
-            try await other.provider().userInfo(accessToken: AccessToken(access))
+            try await other.provider().userInfo(accessToken: access)
         }
     }
 }

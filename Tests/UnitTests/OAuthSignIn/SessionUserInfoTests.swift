@@ -38,7 +38,7 @@ struct SessionUserInfoTests {
                                                    userinfoEndpoint: URL(string: "https://auth.example.test/userinfo")!)
         let provider = OAuthProvider(metadata: metadata, clientID: "cli", transport: transport)
         // The stored token has 10 minutes left here, but the server has expired it already.
-        let store = InMemoryTokenStore(credentials: Credentials(accessToken: "AT-expired-early", refreshToken: "RT-0",
+        let store = InMemoryTokenStore(credentials: Credentials(accessToken: AccessToken("AT-expired-early"), refreshToken: "RT-0",
                                                                 accessTokenExpiresAt: Date(timeIntervalSinceNow: 600), accountID: "alice"))
         let session = SessionService(server: try Server(baseURL: "https://api.example.test", transport: transport),
                                      tokenStore: store, configuration: .oauth2(provider))

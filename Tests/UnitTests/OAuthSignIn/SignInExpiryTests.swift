@@ -41,7 +41,7 @@ struct SignInExpiryTests {
         case .device: try await session.signIn(with: .device(provider, scopes: ["openid"]) { _ in })
         }
         let stored = try #require(try await store.load())
-        let serverExpiry = try #require(fake.state.withLock { $0.accessTokens[stored.accessToken]?.expires })
+        let serverExpiry = try #require(fake.state.withLock { $0.accessTokens[stored.accessToken.rawValue]?.expires })
         let expiresAt = try #require(stored.accessTokenExpiresAt)
         #expect(expiresAt <= serverExpiry, "\(expiresAt.timeIntervalSince(serverExpiry)) s after the server's expiry")
         // Sent 1 s before the server issued it (expires_in from then), answered 1 s after.

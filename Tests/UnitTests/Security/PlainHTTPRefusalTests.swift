@@ -40,8 +40,9 @@ struct PlainHTTPRefusalTests {
     @Test("a Server on plain http to another host is refused when it is made, unless the caller allows plain http",
           arguments: ["http://192.0.2.2:8080", "http://api.example.com", "HTTP://api.example.com/v1"])
     func serverOnAnotherHost(baseURL: String) throws {
-        let error = #expect(throws: InvalidServerURLError.self) { try Server(baseURL: baseURL) }
-        #expect(error?.reason.contains("loopback") == true, "\(String(describing: error))")
+        let error = #expect(throws: NetworkError.self) { try Server(baseURL: baseURL) }
+        #expect(error?.kind == .invalidServerURL)
+        #expect(error?.serverMessage?.contains("loopback") == true, "\(String(describing: error))")
         #expect(throws: Never.self) { try Server(baseURL: baseURL, allowsPlainHTTP: true) }
     }
 
@@ -54,8 +55,9 @@ struct PlainHTTPRefusalTests {
     @Test("a port outside 1–65535 is refused where the URL enters, whatever the scheme",
           arguments: ["http://127.0.0.1:99999", "https://api.example.com:65536", "http://127.0.0.1:0"])
     func portOutOfRange(baseURL: String) {
-        let error = #expect(throws: InvalidServerURLError.self) { try Server(baseURL: baseURL, allowsPlainHTTP: true) }
-        #expect(error?.reason.contains("port") == true, "\(String(describing: error))")
+        let error = #expect(throws: NetworkError.self) { try Server(baseURL: baseURL, allowsPlainHTTP: true) }
+        #expect(error?.kind == .invalidServerURL)
+        #expect(error?.serverMessage?.contains("port") == true, "\(String(describing: error))")
     }
 
     @Test("discovering a plain-http issuer on another host is insecureURL, and nothing is sent",
@@ -137,7 +139,7 @@ struct PlainHTTPRefusalTests {
     func refreshRefused() async throws {
         let transport = Self.refusingTransport()
         let provider = OAuthProvider(metadata: Self.metadata(), clientID: "cli", transport: transport)
-        let stored = Credentials(accessToken: "AT-expired", refreshToken: "RT-live-secret", accessTokenExpiresAt: Date(timeIntervalSinceNow: -60),
+        let stored = Credentials(accessToken: AccessToken("AT-expired"), refreshToken: "RT-live-secret", accessTokenExpiresAt: Date(timeIntervalSinceNow: -60),
                                  accountID: "alice")
         let store = InMemoryTokenStore(credentials: stored)
         let session = SessionService(server: try Server(baseURL: "https://api.example.test", transport: transport),
@@ -158,7 +160,7 @@ struct PlainHTTPRefusalTests {
                                      clientID: "cli", transport: transport)
         let error = try await #require(throws: SignInError.self) { try await provider.userInfo(accessToken: AccessToken("AT-live-secret")) }
         #expect(error == .insecureURL)
-        let store = InMemoryTokenStore(credentials: Credentials(accessToken: "AT-live-secret", refreshToken: "RT-live-secret",
+        let store = InMemoryTokenStore(credentials: Credentials(accessToken: AccessToken("AT-live-secret"), refreshToken: "RT-live-secret",
                                                                 accessTokenExpiresAt: Date(timeIntervalSinceNow: 600), accountID: "alice"))
         let session = SessionService(server: try Server(baseURL: "https://api.example.test", transport: transport),
                                      tokenStore: store, configuration: .oauth2(provider))

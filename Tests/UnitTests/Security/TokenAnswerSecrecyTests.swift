@@ -55,7 +55,7 @@ struct TokenAnswerSecrecyTests {
     func refreshAnswerNeverQuoted() async throws {
         let body = "access_token=\(Self.accessToken)&refresh_token=RT-new-0a1b2c3d4e5f&token_type=Bearer"
         let (provider, _) = Self.provider { _ in TestTransport.Reply(status: 200, body: Data(body.utf8)) }
-        let stored = Credentials(accessToken: "AT-old", refreshToken: "RT-old-1f2e3d", accessTokenExpiresAt: .distantPast, accountID: "alice")
+        let stored = Credentials(accessToken: AccessToken("AT-old"), refreshToken: "RT-old-1f2e3d", accessTokenExpiresAt: .distantPast, accountID: "alice")
         let store = InMemoryTokenStore(credentials: stored)
         let session = SessionService(server: try Server(baseURL: "https://api.example.test", transport: provider.transport),
                                      tokenStore: store, configuration: .oauth2(provider))

@@ -9,7 +9,7 @@ import TokenStore
 struct AnyServerSessionTests {
     let clock = TestClock()
     let fake: FakeOAuthServer
-    let oauth = OAuth2Client(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
+    let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
                              clientID: FakeOAuthServer.clientID, clientSecret: FakeOAuthServer.clientSecret)
 
     init() throws {
@@ -276,7 +276,7 @@ struct AnyServerSessionTests {
         let owner: ResourceOwner = try await service.request { server, token in try await server.send(ResourceEndpoint.me, accessToken: token) }
         #expect(owner.username == "kim")
         let stored = try #require(try await store.load())
-        #expect(stored.accessToken == "a2")
+        #expect(stored.accessToken.rawValue == "a2")
         #expect(stored.refreshToken == "r1")  // none in the reply: kept
         #expect(stored.accessTokenExpiresAt == clock.now.addingTimeInterval(120))
         let sent = try #require(transport.requests.first { $0.target == "/api/token/refresh/" })

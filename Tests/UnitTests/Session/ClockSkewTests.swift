@@ -46,7 +46,7 @@ struct ClockSkewTests {
             JSONTokenRefresh(path: "/token/refresh", refreshTokenField: "refresh", accessTokenKey: "access",
                              refreshTokenKey: "refresh", expiresInKey: nil))
         configuration.now = { clock.now }
-        let store = InMemoryTokenStore(credentials: Credentials(accessToken: "a1", refreshToken: "r1",
+        let store = InMemoryTokenStore(credentials: Credentials(accessToken: AccessToken("a1"), refreshToken: "r1",
                                                                 accessTokenExpiresAt: clock.now.addingTimeInterval(-1), accountID: "kim"))
         let service = SessionService(server: try Server(baseURL: "https://api.example.com", transport: transport),
                                      tokenStore: store, configuration: configuration)

@@ -29,7 +29,7 @@ struct EmptyTokenReplyTests {
 
     @Test("OAuth 2.0 refuses an empty access_token")
     func oauth2EmptyAccessToken() async throws {
-        let client = OAuth2Client(tokenEndpoint: "/o/token/", clientID: "app")
+        let client = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: "app")
         let error = await #expect(throws: NetworkError.self) {
             try await client.refresh(refreshToken: Self.sent, server: try server(answering:
                 #"{"access_token":"","token_type":"Bearer","expires_in":3600,"refresh_token":"r2"}"#))
@@ -40,7 +40,7 @@ struct EmptyTokenReplyTests {
 
     @Test("OAuth 2.0 keeps the refresh token it sent when the reply's is empty, as when there is none")
     func oauth2EmptyRefreshToken() async throws {
-        let client = OAuth2Client(tokenEndpoint: "/o/token/", clientID: "app")
+        let client = OAuth2TokenClient(tokenEndpoint: "/o/token/", clientID: "app")
         let tokens = try await client.refresh(refreshToken: Self.sent, server: try server(answering:
             #"{"access_token":"a2","token_type":"Bearer","expires_in":3600,"refresh_token":""}"#))
         #expect(tokens.accessToken.rawValue == "a2")

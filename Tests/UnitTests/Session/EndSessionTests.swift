@@ -13,7 +13,7 @@ struct EndSessionTests {
     })
 
     func credentials(of account: String) -> Credentials {
-        Credentials(accessToken: "access-\(account)", refreshToken: "refresh-\(account)",
+        Credentials(accessToken: AccessToken("access-\(account)"), refreshToken: "refresh-\(account)",
                     accessTokenExpiresAt: nil, accountID: account)
     }
 

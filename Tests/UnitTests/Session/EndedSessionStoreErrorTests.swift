@@ -55,7 +55,7 @@ struct EndedSessionStoreErrorTests {
         #expect(description.contains("the session ended"))
         #expect(description.contains("could not be removed"))
         #expect(description.contains("no connection to the database"))
-        let leaksAToken = description.contains(dead.accessToken) || description.contains(dead.refreshToken)
+        let leaksAToken = description.contains(dead.accessToken.rawValue) || description.contains(dead.refreshToken)
         #expect(!leaksAToken, "the error's description shows a token")
         #expect(try await store.load() == dead)
         #expect(fake.refreshRequests == 1)
@@ -106,7 +106,7 @@ struct EndedSessionStoreErrorTests {
 
         #expect(try await service.isSignedIn())
         _ = try await service.members.fetchMe()
-        let usedOtherToken = fake.requests.last?.value(forHeaderField: "Authorization") == "Bearer \(other.accessToken)"
+        let usedOtherToken = fake.requests.last?.value(forHeaderField: "Authorization") == "Bearer \(other.accessToken.rawValue)"
         #expect(usedOtherToken)
 
         fake.expireAllAccessTokens()

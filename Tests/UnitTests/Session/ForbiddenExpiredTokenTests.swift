@@ -80,7 +80,7 @@ struct ForbiddenExpiredTokenTests {
         var configuration = RepositoryService.Configuration.json(JSONTokenRefresh(path: "/api/token/refresh/"))
         configuration.now = { clock.now }
         configuration.authenticationFailurePolicy = policy
-        let stored = Credentials(accessToken: "access-0", refreshToken: "refresh-0", accessTokenExpiresAt: clock.now.addingTimeInterval(900),
+        let stored = Credentials(accessToken: AccessToken("access-0"), refreshToken: "refresh-0", accessTokenExpiresAt: clock.now.addingTimeInterval(900),
                                  accountID: "kim", accessTokenIssuedAt: clock.now)
         return RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: fake.transport),
                                  tokenStore: InMemoryTokenStore(credentials: stored), configuration: configuration)
@@ -157,7 +157,7 @@ struct ForbiddenExpiredTokenTests {
         let clock = TestClock()
         var configuration = RepositoryService.Configuration.json(JSONTokenRefresh(path: "/api/token/refresh/"))
         configuration.now = { clock.now }
-        let stored = Credentials(accessToken: "access-0", refreshToken: "refresh-0", accessTokenExpiresAt: nil,
+        let stored = Credentials(accessToken: AccessToken("access-0"), refreshToken: "refresh-0", accessTokenExpiresAt: nil,
                                  accountID: "kim", accessTokenIssuedAt: clock.now)
         let service = RepositoryService(server: try Server(baseURL: "https://api.example.com", transport: fake.transport),
                                         tokenStore: InMemoryTokenStore(credentials: stored), configuration: configuration)

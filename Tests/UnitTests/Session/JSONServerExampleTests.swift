@@ -65,7 +65,7 @@ struct JSONServerExampleTests {
         #expect(fields == ["username": FakeSimpleJWTServer.username, "password": FakeSimpleJWTServer.password])
         let stored = try #require(try await EncryptedFileTokenStore(fileURL: storeURL, key: .keyFile(keyURL)).load())
         #expect(stored.accountID == FakeSimpleJWTServer.username)
-        #expect(requests.last?.header("Authorization") == "Bearer \(stored.accessToken)")
+        #expect(requests.last?.header("Authorization") == "Bearer \(stored.accessToken.rawValue)")
         #expect(stored.accessTokenExpiresAt != nil)  // from the JWT's exp
     }
 

@@ -38,7 +38,7 @@ struct OvertakenRotationTests {
         #expect(try race.callOfB.get().id.uuidString == FakeAppServer.memberID)
         #expect(fake.refreshRequests == 1, "the used refresh token was presented again")
         let retry = try #require(fake.requests.last { $0.target == "/v1/members/me" })
-        let retriedWithTheUsedToken = retry.value(forHeaderField: "Authorization") == "Bearer \(race.used.accessToken)"
+        let retriedWithTheUsedToken = retry.value(forHeaderField: "Authorization") == "Bearer \(race.used.accessToken.rawValue)"
         #expect(!retriedWithTheUsedToken)
         #expect(throws: SessionError.self) { try race.callOfA.get() }
     }

@@ -61,7 +61,7 @@ struct RefusedRefreshTests {
 
     /// Stored credentials whose access token expired a second ago: every call refreshes first.
     private func expiredSession(at now: Date) -> Credentials {
-        Credentials(accessToken: "access-1", refreshToken: "refresh-1", accessTokenExpiresAt: now.addingTimeInterval(-1),
+        Credentials(accessToken: AccessToken("access-1"), refreshToken: "refresh-1", accessTokenExpiresAt: now.addingTimeInterval(-1),
                     accountID: "kim", accessTokenIssuedAt: now.addingTimeInterval(-900))
     }
 

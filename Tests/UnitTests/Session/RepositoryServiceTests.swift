@@ -247,7 +247,7 @@ struct RepositoryServiceTests {
         #expect(member.id.uuidString == FakeAppServer.memberID)
         #expect(fake.refreshRequests == 0)
         let lastToken = fake.requests.last?.value(forHeaderField: "Authorization")
-        #expect(lastToken == "Bearer \(replacement.accessToken)")
+        #expect(lastToken == "Bearer \(replacement.accessToken.rawValue)")
     }
 
     @Test("a server that always answers 401 is stopped by the refresh limit with an error")

@@ -59,7 +59,7 @@ struct ResponseStatusErrorTests {
         var configuration = SessionService.Configuration.json(JSONTokenRefresh(path: "/api/token/refresh/"))
         configuration.now = { clock.now }
         configuration.authenticationFailurePolicy = policy
-        let stored = Credentials(accessToken: "access-0", refreshToken: "refresh-0", accessTokenExpiresAt: clock.now.addingTimeInterval(900),
+        let stored = Credentials(accessToken: AccessToken("access-0"), refreshToken: "refresh-0", accessTokenExpiresAt: clock.now.addingTimeInterval(900),
                                  accountID: "kim", accessTokenIssuedAt: clock.now)
         return SessionService(server: try Server(baseURL: "https://api.example.com", transport: fake.transport),
                               tokenStore: InMemoryTokenStore(credentials: stored), configuration: configuration)

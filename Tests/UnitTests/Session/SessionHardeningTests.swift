@@ -106,7 +106,7 @@ struct SessionHardeningTests {
         _ = try await service.members.fetchMe()
         #expect(try await store.load() == other)
         let lastToken = fake.requests.last?.value(forHeaderField: "Authorization")
-        #expect(lastToken == "Bearer \(other.accessToken)")
+        #expect(lastToken == "Bearer \(other.accessToken.rawValue)")
     }
 
     @Test("sign-out with a store that cannot be locked or cleared still ends the session on the server, and says the local copy stays")

@@ -113,7 +113,7 @@ struct SessionLifecycleTests {
             #expect(credentials.refreshToken == "legacy-refresh")
             return Tokens(accessToken: AccessToken("renewed"), refreshToken: "legacy-refresh-2", expiresIn: 60, expiresAt: Date())
         }
-        let store = InMemoryTokenStore(credentials: Credentials(accessToken: "old", refreshToken: "legacy-refresh",
+        let store = InMemoryTokenStore(credentials: Credentials(accessToken: AccessToken("old"), refreshToken: "legacy-refresh",
                                                                 accessTokenExpiresAt: nil, accountID: FakeAppServer.memberID))
         let service = RepositoryService(server: legacy, tokenStore: store,
                                         configuration: .init(refresher: refresher, refreshFailureRule: .rejecting(status: 400, codes: nil)))

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 @testable import SessionEngine
 import Testing
 import TokenStore
@@ -9,9 +10,9 @@ import TokenStore
 /// `RefreshPhaseTests`.
 @Suite("The engine's state: each event checks the generation and decides in one step")
 struct SessionStateTests {
-    static let stored = Credentials(accessToken: "a1", refreshToken: "r1", accessTokenExpiresAt: nil, accountID: "kim")
-    static let renewed = Credentials(accessToken: "a2", refreshToken: "r2", accessTokenExpiresAt: nil, accountID: "kim")
-    static let other = Credentials(accessToken: "a9", refreshToken: "r9", accessTokenExpiresAt: nil, accountID: "kim")
+    static let stored = Credentials(accessToken: AccessToken("a1"), refreshToken: "r1", accessTokenExpiresAt: nil, accountID: "kim")
+    static let renewed = Credentials(accessToken: AccessToken("a2"), refreshToken: "r2", accessTokenExpiresAt: nil, accountID: "kim")
+    static let other = Credentials(accessToken: AccessToken("a9"), refreshToken: "r9", accessTokenExpiresAt: nil, accountID: "kim")
     /// The refresh in flight in the states that have one.
     static let refresh = Task<Credentials, any Error> { throw CancellationError() }
     /// Rotated credentials of generation 0, the first.
@@ -204,14 +205,14 @@ struct SessionStateTests {
           arguments: admissionTable)
     func admission(_ row: AdmissionRow) {
         var state = SessionState()
-        let token = Credentials(accessToken: "a1", refreshToken: "r1",
+        let token = Credentials(accessToken: AccessToken("a1"), refreshToken: "r1",
                                 accessTokenExpiresAt: row.expiresIn.map { Self.t0.addingTimeInterval($0) }, accountID: "kim",
                                 accessTokenIssuedAt: Self.t0.addingTimeInterval(row.issuedAt))
-        let unexplained = Credentials(accessToken: "z", refreshToken: "r", accessTokenExpiresAt: Self.t0, accountID: "kim")
+        let unexplained = Credentials(accessToken: AccessToken("z"), refreshToken: "r", accessTokenExpiresAt: Self.t0, accountID: "kim")
         for time in row.counted {
             _ = state.admitRefresh(of: unexplained, due: false, at: Self.t0.addingTimeInterval(time), limit: row.limit)
         }
-        if row.accepted { state.noteAccepted(token.accessToken) }
+        if row.accepted { state.noteAccepted(token.accessToken.rawValue) }
         #expect(state.admitRefresh(of: token, due: row.due, at: Self.t0.addingTimeInterval(row.now), limit: row.limit) == row.admission)
     }
 

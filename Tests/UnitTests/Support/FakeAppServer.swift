@@ -85,7 +85,7 @@ final class FakeAppServer: Sendable {
     /// Credentials of a fresh session, as if the member had just signed in.
     func issueCredentials(memberID: String = FakeAppServer.memberID, expiresIn: TimeInterval = 900) -> Credentials {
         let (access, refresh) = state.withLock { issue(&$0, memberID: memberID, lifetime: expiresIn) }
-        return Credentials(accessToken: access, refreshToken: refresh,
+        return Credentials(accessToken: AccessToken(access), refreshToken: refresh,
                            accessTokenExpiresAt: clock.now.addingTimeInterval(expiresIn), accountID: memberID)
     }
 

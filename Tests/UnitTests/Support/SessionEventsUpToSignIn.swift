@@ -9,7 +9,7 @@ import SessionEngine
 func eventsUpToNextSignIn(of service: RepositoryService, on fake: FakeAppServer,
                           from events: AsyncStream<SessionEvent>) async throws -> [SessionEvent] {
     let fresh = fake.issueCredentials()
-    try await service.startSession(tokens: Tokens(accessToken: AccessToken(fresh.accessToken), refreshToken: fresh.refreshToken),
+    try await service.startSession(tokens: Tokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken),
                                    accountID: fresh.accountID)
     var received: [SessionEvent] = []
     for await event in events {

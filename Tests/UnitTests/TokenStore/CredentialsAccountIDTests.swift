@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 import Testing
 import TokenStore
 
@@ -6,7 +7,7 @@ import TokenStore
 struct CredentialsAccountIDTests {
     @Test("credentials are written with the key memberID, so stores written before the rename and programs still on it read them")
     func writtenUnderTheOldKey() throws {
-        let credentials = Credentials(accessToken: "a", refreshToken: "r", accessTokenExpiresAt: nil, accountID: "kim")
+        let credentials = Credentials(accessToken: AccessToken("a"), refreshToken: "r", accessTokenExpiresAt: nil, accountID: "kim")
         let json = String(decoding: try JSONEncoder().encode(credentials), as: UTF8.self)
         #expect(json.contains(#""memberID":"kim""#))
         #expect(!json.contains("accountID"))
@@ -21,7 +22,7 @@ struct CredentialsAccountIDTests {
 
     @Test("printing credentials names the account and redacts both tokens")
     func description() {
-        let credentials = Credentials(accessToken: "secret-access", refreshToken: "secret-refresh",
+        let credentials = Credentials(accessToken: AccessToken("secret-access"), refreshToken: "secret-refresh",
                                       accessTokenExpiresAt: nil, accountID: "kim")
         #expect(String(describing: credentials).hasPrefix("Credentials(account: kim, accessToken: <redacted>"))
         #expect(!String(describing: credentials).contains("secret"))

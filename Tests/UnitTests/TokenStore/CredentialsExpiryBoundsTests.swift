@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 import Testing
 import TokenStore
 
@@ -34,7 +35,7 @@ struct CredentialsExpiryBoundsTests {
     @Test("the initializer clamps infinite and absurd dates and takes NaN as unknown")
     func initializer() {
         func made(_ seconds: Double) -> Credentials {
-            Credentials(accessToken: "a", refreshToken: "r", accessTokenExpiresAt: Date(timeIntervalSinceReferenceDate: seconds),
+            Credentials(accessToken: AccessToken("a"), refreshToken: "r", accessTokenExpiresAt: Date(timeIntervalSinceReferenceDate: seconds),
                         accountID: "kim", accessTokenIssuedAt: Date(timeIntervalSinceReferenceDate: seconds))
         }
         #expect(made(.infinity).accessTokenExpiresAt == .distantFuture)
@@ -47,7 +48,7 @@ struct CredentialsExpiryBoundsTests {
 
     @Test("an assignment is bounded too, and bounded credentials can be saved (a NaN expiry could not)")
     func assignment() throws {
-        var credentials = Credentials(accessToken: "a", refreshToken: "r", accessTokenExpiresAt: nil, accountID: "kim")
+        var credentials = Credentials(accessToken: AccessToken("a"), refreshToken: "r", accessTokenExpiresAt: nil, accountID: "kim")
         credentials.accessTokenExpiresAt = Date(timeIntervalSinceReferenceDate: 1e300)
         #expect(credentials.accessTokenExpiresAt == .distantFuture)
         credentials.accessTokenIssuedAt = Date(timeIntervalSinceReferenceDate: -1e300)

@@ -44,7 +44,7 @@ struct CredentialsSealerTests {
         #expect(first != second, "a fresh nonce for every seal")
         #expect(try await sealer.open(first) == credentials)
         let text = String(decoding: first, as: UTF8.self)
-        #expect(!text.contains(credentials.accessToken) && !text.contains(credentials.refreshToken))
+        #expect(!text.contains(credentials.accessToken.rawValue) && !text.contains(credentials.refreshToken))
         #expect(!text.contains("secret-"))
     }
 

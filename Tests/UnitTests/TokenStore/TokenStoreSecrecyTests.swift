@@ -22,7 +22,7 @@ struct TokenStoreSecrecyTests {
     @Test("Credentials print without their tokens")
     func credentials() {
         let credentials = TokenStoreTesting.credentials()
-        expectNoSecrets(in: renderings(credentials), secrets: [credentials.accessToken, credentials.refreshToken])
+        expectNoSecrets(in: renderings(credentials), secrets: [credentials.accessToken.rawValue, credentials.refreshToken])
     }
 
     @Test("Errors from files holding tokens never quote them")
@@ -39,9 +39,9 @@ struct TokenStoreSecrecyTests {
             let variants = [
                 String(json.dropLast(3)),
                 json.replacingOccurrences(of: "\"memberID\"", with: "\"member\""),
-                json.replacingOccurrences(of: "\"version\":1", with: "\"version\":\"\(credentials.accessToken)\""),
+                json.replacingOccurrences(of: "\"version\":1", with: "\"version\":\"\(credentials.accessToken.rawValue)\""),
                 json.replacingOccurrences(of: "\"\(credentials.refreshToken)\"", with: "[\"\(credentials.refreshToken)\"]"),
-                credentials.accessToken,
+                credentials.accessToken.rawValue,
             ]
             for variant in variants {
                 try TokenStoreTesting.write(Array(variant.utf8), to: url)
@@ -49,7 +49,7 @@ struct TokenStoreSecrecyTests {
                     texts += renderings(error)
                 }
             }
-            expectNoSecrets(in: texts, secrets: [credentials.accessToken, credentials.refreshToken])
+            expectNoSecrets(in: texts, secrets: [credentials.accessToken.rawValue, credentials.refreshToken])
         }
     }
 
@@ -87,7 +87,7 @@ struct TokenStoreSecrecyTests {
                 rawKey.map { String(format: "%02x", $0) }.joined(),
                 Data(rawKey).base64EncodedString(),
             ]
-            expectNoSecrets(in: texts, secrets: [passphrase, credentials.accessToken, credentials.refreshToken] + keyRenderings)
+            expectNoSecrets(in: texts, secrets: [passphrase, credentials.accessToken.rawValue, credentials.refreshToken] + keyRenderings)
         }
     }
     #endif

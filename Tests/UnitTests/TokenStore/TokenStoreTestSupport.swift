@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 import Testing
 import TokenStore
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ enum TokenStoreTesting {
     static func credentials(_ label: String = "a", expires: Date? = Date(timeIntervalSinceNow: 900)) -> Credentials {
         let unique = UUID().uuidString
         return Credentials(
-            accessToken: "secret-access-\(label)-\(unique)",
+            accessToken: AccessToken("secret-access-\(label)-\(unique)"),
             refreshToken: "secret-refresh-\(label)-\(unique)",
             accessTokenExpiresAt: expires,
             accountID: "member-\(label)"
@@ -33,7 +34,7 @@ enum TokenStoreTesting {
 
     /// The credentials the probe writes for `count`.
     static func probeCredentials(count: Int) -> Credentials {
-        Credentials(accessToken: "access-\(count)", refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, accountID: "\(count)")
+        Credentials(accessToken: AccessToken("access-\(count)"), refreshToken: "refresh-\(count)", accessTokenExpiresAt: nil, accountID: "\(count)")
     }
 
     /// The count in probe-written credentials, checking that the file holds one whole save.

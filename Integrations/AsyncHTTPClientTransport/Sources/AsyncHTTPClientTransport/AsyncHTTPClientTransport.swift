@@ -23,7 +23,7 @@ import NIOHTTP1
 ///   but send the body). This holds on any client, even one configured not to follow
 ///   redirects (such a redirect fails rather than coming back).
 /// - **Response size.** A body larger than ``maximumResponseBytes`` fails with
-///   `.responseTooLarge` (a ``NetworkService/ResponseTooLarge``): at the head when
+///   `.responseTooLarge` (naming the limit): at the head when
 ///   `Content-Length` announces it, otherwise as soon as the bytes received pass it; reading stops.
 /// - **Time.** ``timeout`` is the request's deadline: the whole exchange, redirects included.
 ///
@@ -145,8 +145,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             if Task.isCancelled || error is CancellationError || (error as? HTTPClientError) == .cancelled {
                 throw CancellationError()
             }
-            if let refusal = error as? CrossOriginRedirect { throw TransportError(.redirectRefused, underlying: refusal) }
-            if let tooLarge = error as? ResponseTooLarge { throw TransportError(.responseTooLarge, underlying: tooLarge) }
+            // The body collector's own refusals (a redirect, a body too large) come back as they were made.
+            if let refusal = error as? TransportError { throw refusal }
             let failure = AsyncHTTPClientFailure(error)
             throw TransportError(failure.kind, underlying: failure)
         }

@@ -7,10 +7,10 @@ import NIOHTTP1
 /// Collects the final response's head and body for ``AsyncHTTPClientTransport``, and
 /// enforces what the transport promises:
 /// - a redirect that ``NetworkService/RedirectPolicy`` refuses (a credential on its way to
-///   another origin) fails the request with a ``NetworkService/CrossOriginRedirect`` before
-///   AsyncHTTPClient follows it;
+///   another origin) fails the request with the policy's `TransportError` (`.redirectRefused`)
+///   before AsyncHTTPClient follows it;
 /// - a body past `maximumBytes`, announced by `Content-Length` or received, fails it with a
-///   ``NetworkService/ResponseTooLarge``, and reading stops.
+///   `TransportError.responseTooLarge(limit:announcedLength:)`, and reading stops.
 ///
 /// `@unchecked Sendable`: AsyncHTTPClient calls a delegate on its task's event loop only,
 /// one call at a time, so its state is never touched from two threads at once.
@@ -54,7 +54,7 @@ final class BodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         self.head = head
         if head.status != .notModified, let text = head.headers.first(name: "content-length"),
            let announced = Self.length(text), announced > maximumBytes {
-            return task.eventLoop.makeFailedFuture(ResponseTooLarge(limit: maximumBytes, announcedLength: announced))
+            return task.eventLoop.makeFailedFuture(TransportError.responseTooLarge(limit: maximumBytes, announcedLength: announced))
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -77,7 +77,7 @@ final class BodyCollector: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         guard buffer.readableBytes <= maximumBytes - (body?.readableBytes ?? 0) else {
-            return task.eventLoop.makeFailedFuture(ResponseTooLarge(limit: maximumBytes))
+            return task.eventLoop.makeFailedFuture(TransportError.responseTooLarge(limit: maximumBytes))
         }
         if body == nil {
             body = buffer

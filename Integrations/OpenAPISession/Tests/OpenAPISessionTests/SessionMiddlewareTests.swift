@@ -68,7 +68,7 @@ struct SessionMiddlewareTests {
 
     func session(policy: AuthenticationFailurePolicy = .default, signedIn: Bool = true) throws -> SessionService {
         let now = Date()
-        let stored = Credentials(accessToken: "access-0", refreshToken: "refresh-0", accessTokenExpiresAt: now.addingTimeInterval(900),
+        let stored = Credentials(accessToken: AccessToken("access-0"), refreshToken: "refresh-0", accessTokenExpiresAt: now.addingTimeInterval(900),
                                  accountID: "kim", accessTokenIssuedAt: now)
         let configuration = SessionService.Configuration(authenticationFailurePolicy: policy, refresher: api.refresher)
         return SessionService(server: try Server(baseURL: "https://api.example.com"),

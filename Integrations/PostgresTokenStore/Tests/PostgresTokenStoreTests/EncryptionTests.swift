@@ -16,7 +16,7 @@ struct EncryptionTests {
 
         let sealedRow = try #require(try await TestDatabase.rowBytes(table: table, account: "sealed").first)
         let sealedText = String(decoding: sealedRow, as: UTF8.self)
-        #expect(!sealedText.contains(credentials.accessToken))
+        #expect(!sealedText.contains(credentials.accessToken.rawValue))
         #expect(!sealedText.contains(credentials.refreshToken))
         #expect(!sealedText.contains("secret-"))
         #expect(sealedRow.starts(with: [0x89, 0x54, 0x4B, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]))

@@ -100,7 +100,7 @@ struct FailureTests {
             texts.append(dumpedError)
         }
         for text in texts {
-            for secret in [TestDatabase.password, passphrase, credentials.accessToken, credentials.refreshToken] {
+            for secret in [TestDatabase.password, passphrase, credentials.accessToken.rawValue, credentials.refreshToken] {
                 #expect(!text.contains(secret), "\(text)")
             }
         }

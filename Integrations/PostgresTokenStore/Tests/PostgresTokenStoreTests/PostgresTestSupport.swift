@@ -1,4 +1,5 @@
 import Foundation
+import NetworkService
 import PostgresNIO
 @testable import PostgresTokenStore
 import Testing
@@ -40,7 +41,7 @@ enum TestDatabase {
     static func credentials(_ label: String = "a") -> Credentials {
         let unique = UUID().uuidString
         return Credentials(
-            accessToken: "secret-access-\(label)-\(unique)", refreshToken: "secret-refresh-\(label)-\(unique)",
+            accessToken: AccessToken("secret-access-\(label)-\(unique)"), refreshToken: "secret-refresh-\(label)-\(unique)",
             accessTokenExpiresAt: Date(timeIntervalSinceReferenceDate: 806_839_200.5), accountID: "member-\(label)"
         )
     }

@@ -86,7 +86,7 @@ struct KeychainSessionTests {
     func timeUpMidRefreshIsATransientRefreshFailure() async throws {
         let recorded = RecordedActivity()
         let store = KeychainTokenStore(service: service, options: .init(backgroundActivity: recorded.activity), keychain: keychain)
-        let stored = Credentials(accessToken: "access-1", refreshToken: "refresh-1", accessTokenExpiresAt: Date(timeIntervalSinceNow: -10), accountID: "kim")
+        let stored = Credentials(accessToken: AccessToken("access-1"), refreshToken: "refresh-1", accessTokenExpiresAt: Date(timeIntervalSinceNow: -10), accountID: "kim")
         try await store.save(stored)
         let activitiesBefore = recorded.begun
         let refreshing = AsyncStream<Void>.makeStream()

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Any JSON value: a claim of an ID token or a field of a userinfo reply, whose shape is
-/// only known by name at run time.
+/// Any JSON value, for replies whose shape is only known by field names at run time: a claim
+/// of an ID token or a field of a userinfo reply (OAuthSignIn), a field of a JSON server's
+/// token reply (``JSONTokenRefresh``).
 ///
 /// ```swift
 /// let info = try await provider.userInfo(accessToken: token)
@@ -86,5 +87,24 @@ public enum JSONValue: Codable, Sendable, Hashable {
     public var array: [JSONValue]? {
         if case let .array(value) = self { return value }
         return nil
+    }
+
+    /// The value at a dotted key path such as `tokens.accessToken`, each part a key of an object.
+    func value(atPath keyPath: String) -> JSONValue? {
+        var value: JSONValue? = self
+        for key in keyPath.split(separator: ".") {
+            guard case let .object(object)? = value else { return nil }
+            value = object[String(key)]
+        }
+        return value
+    }
+
+    /// The number, if this is one or a string holding one (`"3600"`, as some servers send `expires_in`).
+    var numberOrNumericString: Double? {
+        switch self {
+        case let .number(value): value
+        case let .string(text): Double(text)
+        default: nil
+        }
     }
 }

@@ -7,8 +7,8 @@ public import NetworkService
 ///
 /// ```swift
 /// let server = try Server(baseURL: "https://auth.example.com")
-/// let oauth = OAuth2Client(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
-///                          clientID: "cli", clientSecret: secret)
+/// let oauth = OAuth2TokenClient(tokenEndpoint: "/o/token/", revocationEndpoint: "/o/revoke_token/",
+///                               clientID: "cli", clientSecret: secret)
 /// let service = SessionService(server: server, tokenStore: store, configuration: .oauth2(oauth))
 /// let tokens = try await oauth.passwordGrant(username: "kim", password: password, server: server)
 /// try await service.startSession(tokens: tokens, accountID: "kim")
@@ -16,7 +16,7 @@ public import NetworkService
 ///
 /// Any other grant (an authorization code exchanged elsewhere, a device flow) ends the same
 /// way: hand its ``Tokens`` to ``SessionService/startSession(tokens:accountID:)``.
-public struct OAuth2Client: Sendable {
+public struct OAuth2TokenClient: Sendable {
     /// How the client authenticates at the token and revocation endpoints (RFC 6749 §2.3.1).
     public enum ClientAuthentication: Sendable, Hashable {
         /// `Authorization: Basic` with the form-encoded client id and secret (`client_secret_basic`,
@@ -121,7 +121,7 @@ public struct OAuth2Client: Sendable {
         guard revocationEndpoint != nil else { return .localOnly }
         return SessionRevoker { [self] credentials, server in
             var failure: NetworkError?
-            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken, "access_token")] {
+            for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken.rawValue, "access_token")] {
                 do throws(NetworkError) {
                     try await revoke(token: token, hint: hint, server: server)
                 } catch where error.serverErrorCode == .unsupportedTokenType {
@@ -143,9 +143,9 @@ public struct OAuth2Client: Sendable {
     }
 }
 
-extension OAuth2Client: CustomStringConvertible, CustomReflectable {
-    /// `OAuth2Client(cli, token: /o/token/)`; never the secret.
-    public var description: String { "OAuth2Client(\(clientID), token: \(tokenEndpoint))" }
+extension OAuth2TokenClient: CustomStringConvertible, CustomReflectable {
+    /// `OAuth2TokenClient(cli, token: /o/token/)`; never the secret.
+    public var description: String { "OAuth2TokenClient(\(clientID), token: \(tokenEndpoint))" }
     /// A mirror without the client secret, so `dump(_:)` and debuggers do not print it.
     public var customMirror: Mirror {
         Mirror(self, children: ["clientID": clientID, "tokenEndpoint": tokenEndpoint,
@@ -157,13 +157,13 @@ extension SessionService.Configuration {
     /// An OAuth 2.0 server (RFC 6749): refresh with `grant_type=refresh_token` at the client's
     /// token endpoint, end the session on `invalid_grant` (400 or 401), revoke at sign-out
     /// (RFC 7009) when the client has a revocation endpoint.
-    public static func oauth2(_ client: OAuth2Client) -> Self {
+    public static func oauth2(_ client: OAuth2TokenClient) -> Self {
         Self(refresher: client.refresher, revoker: client.revoker)
     }
 
     /// ``oauth2(_:)`` for a client with no revocation endpoint, authenticating with
     /// `client_secret_basic` when it has a secret.
     public static func oauth2(tokenEndpoint: EndpointPath, clientID: String, clientSecret: String? = nil) -> Self {
-        oauth2(OAuth2Client(tokenEndpoint: tokenEndpoint, clientID: clientID, clientSecret: clientSecret))
+        oauth2(OAuth2TokenClient(tokenEndpoint: tokenEndpoint, clientID: clientID, clientSecret: clientSecret))
     }
 }
