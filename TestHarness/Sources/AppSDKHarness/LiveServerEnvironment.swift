@@ -45,7 +45,7 @@ public enum LiveServerEnvironment {
 
     /// The live server, through URLSession with a 20-second timeout.
     /// - Throws: ``TestSetupError`` when `APP_SERVER_URL` is not set; the server's
-    ///   `InvalidServerURLError` when it is malformed.
+    ///   a `NetworkError` of kind `.invalidServerURL` when it is malformed.
     public static func server() throws -> Server {
         try Server(baseURL: url(), transport: URLSessionTransport(timeout: 20))
     }
