@@ -32,7 +32,7 @@ public enum TransportLimits {
     /// timeout becomes it (every request then times out at once).
     package static let minimumTimeout: TimeInterval = 0.001
 
-    /// `timeout` within ``minimumTimeout``...``maximumTimeout``; NaN becomes ``defaultTimeout``.
+    /// `timeout` within 0.001 s...``maximumTimeout``; NaN becomes ``defaultTimeout``.
     public static func boundedTimeout(_ timeout: TimeInterval) -> TimeInterval {
         guard !timeout.isNaN else { return defaultTimeout }
         return min(max(timeout, minimumTimeout), maximumTimeout)

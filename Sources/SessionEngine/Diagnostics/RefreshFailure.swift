@@ -56,7 +56,7 @@ public struct RefreshFailure: Sendable, Equatable, CustomStringConvertible {
     /// Whether the request may have reached the token logic.
     public let delivery: Delivery
 
-    /// Creates a failure; ``init(classifying:)`` makes them from the refresher's errors.
+    /// Creates a failure; `init(classifying:)` makes them from the refresher's errors.
     public init(kind: Kind, statusCode: Int? = nil, retryAfter: TimeInterval? = nil, delivery: Delivery) {
         self.kind = kind
         self.statusCode = statusCode

@@ -2,12 +2,12 @@
 /// tree run directly instead of deadlocking: the re-entrancy half of
 /// ``TokenStore/withExclusiveAccess(_:)``, for store authors.
 ///
-/// A task that holds a section carries a ``Hold`` in a task-local list; child tasks
+/// A task that holds a section carries a `Hold` in a task-local list; child tasks
 /// (`async let`, task groups, and `Task {}` created inside) inherit it. A hold is
 /// marked ended when its section ends, so an unstructured task that outlives the
 /// section does not keep believing it holds the lock: it waits like everyone else.
 ///
-/// A store whose lock is a pair of functions (take, release) uses ``run(key:acquire:body:)``;
+/// A store whose lock is a pair of functions (take, release) uses `run(key:acquire:body:)`;
 /// one whose lock lives on a resource it must keep using inside the section (a database
 /// connection holding an advisory lock) takes the lock itself, then marks the section held
 /// with ``holding(key:resource:_:)``, and finds the resource again with ``resource(for:as:)``:
@@ -62,7 +62,7 @@ public enum ExclusiveSection {
     }
 
     /// Runs `body` marked as holding the section `key`; call it once the lock is taken. Nested
-    /// sections of the same task tree see the hold (``isHeld(_:)``, ``resource(for:as:)``) and
+    /// sections of the same task tree see the hold (`isHeld(_:)`, ``resource(for:as:)``) and
     /// run directly; the hold ends when `body` returns or throws, before the caller releases
     /// the lock.
     public static func holding<T, Failure: Error>(

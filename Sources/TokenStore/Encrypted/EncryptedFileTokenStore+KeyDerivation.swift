@@ -11,8 +11,8 @@ extension EncryptedFileTokenStore {
         /// Argon2id memory in bytes (`memlimit`).
         public var memoryLimit: UInt64
 
-        /// Custom parameters. They must lie within ``acceptedOpsLimits`` and
-        /// ``acceptedMemoryLimits``, checked when the store opens. Tests may use the minimum
+        /// Custom parameters. They must lie within `acceptedOpsLimits` and
+        /// `acceptedMemoryLimits`, checked when the store opens. Tests may use the minimum
         /// (`opsLimit: 1, memoryLimit: 8192`) to stay fast; real use should not.
         public init(opsLimit: UInt64, memoryLimit: UInt64) {
             self.opsLimit = opsLimit
