@@ -18,6 +18,8 @@
  *   MAXLOSS=n      lost refresh responses
  *   MAXFAIL=n      transient refresh failures (a 5xx)
  *   MAXSIGN=n      sign-outs and sign-ins
+ *   MAXNONCE=n     DPoP nonce challenges at the token endpoint (RFC 9449 §8: a 400 use_dpop_nonce
+ *                  with a new DPoP-Nonce, answered before the server's transaction)
  *   OPS=n          operations per client of process 0
  *   OPS1=n         operations of process 1's client (OPS unless set)
  *   NO_REREAD      variant: the refresh does not re-read the store inside the section
@@ -25,6 +27,11 @@
  *   NO_OVERTAKEN_SAVE  variant: a rotation a sign-out or sign-in overtook is not saved (finding F1)
  *   NO_ACCOUNT_CHECK   variant: a caller gets what the refresh it joined returned, whatever
  *                  the account (finding F2)
+ *   NONCE_IS_FAILURE   variant: a nonce challenge the retry did not answer is a rejected refresh
+ *                  (the 4xx rule: the store is cleared and the generation moves)
+ *   NONCE_NO_RETRY     variant: a nonce challenge is not answered by one retry with the new nonce
+ *   NONCE_AFTER_USE    variant: the server runs its refresh transaction (marks the token used),
+ *                  then challenges for a nonce (a server that checks the nonce last)
  */
 
 #ifndef GRACE
@@ -41,6 +48,9 @@
 #endif
 #ifndef MAXSIGN
 #define MAXSIGN 1
+#endif
+#ifndef MAXNONCE
+#define MAXNONCE 0
 #endif
 #ifndef OPS
 #define OPS 1
@@ -62,6 +72,7 @@
 #define S_INVALID 3  /* 401 invalid_refresh_token (revoked family) */
 #define S_FAILED  4  /* a 5xx, or no answer at all (a lost response) */
 #define S_OVERTAKEN 5 /* rotated, but a sign-out or sign-in here began meanwhile (the engine's mark) */
+#define S_NONCE   6  /* 400 use_dpop_nonce with a new DPoP-Nonce: the proof lacked the current nonce */
 
 /* What a refresh hands its callers. */
 #define R_OK      1  /* credentials (the token in rtok) */
@@ -94,7 +105,7 @@ byte rres[NPROC * NSLOT];        /* its result for the joiner (0 until it finish
 byte rtok[NPROC * NSLOT];        /* its credentials, for R_OK */
 
 /* ---- fault budgets ---- */
-byte crashes, losses, fails, signs;
+byte crashes, losses, fails, signs, nonces;
 
 /* ---- ghosts: what the properties watch ---- */
 byte done;                  /* clients that finished (or died with their process) */
@@ -104,6 +115,7 @@ bool presentedOvertaken;    /* such a token was presented again (finding F1, REA
 bool sessionLost;           /* a session ended other than by a sign-out */
 bool rotationLost;          /* at the end, the store holds a token the server already used */
 bool wrongAccount;          /* a call was made with another account's token than it started with */
+bool nonceFailedCall;       /* a refresh failed on a nonce challenge (its callers saw it) */
 
 /* The server's refresh transaction (AuthService.refresh(refreshToken:clientIsConnected:)),
  * one atomic step; `t` is presented; sets `code` and, when rotated, `got`. */
@@ -155,6 +167,24 @@ inline server_refresh(t) {
         fi
     fi;
     i = 0; n_issued = 0; n_used = 0
+}
+
+/* The token endpoint's answer to a refresh that presents `stored`: a 5xx before the token is
+ * read (MAXFAIL), a nonce challenge (MAXNONCE: the server checks the proof and its nonce before
+ * its transaction, so it touches none of tused, twd, frev), or the transaction itself. One
+ * atomic step of the client, so a dead client's request is never processed. */
+inline token_endpoint() {
+    atomic {
+        if
+        :: fails < MAXFAIL -> fails++; code = S_FAILED
+        :: nonces < MAXNONCE -> nonces++;
+#ifdef NONCE_AFTER_USE
+            d_step { server_refresh(stored) };          /* the transaction first, then the nonce */
+#endif
+            code = S_NONCE
+        :: true -> d_step { server_refresh(stored) }
+        fi
+    }
 }
 
 /* TokenStore.withExclusiveAccess: flock(LOCK_EX | LOCK_NB), or pg_try_advisory_lock, tried
@@ -228,12 +258,13 @@ inline perform() {
     :: stored != 0 && stored != cred && facct[tfam[stored]] == facct[tfam[cred]] ->
         r = R_OK; got = stored                          /* another caller already replaced it */
     :: stored != 0 && stored == cred ->
-        atomic {                                        /* refresher.refresh: the server's transaction */
-            if
-            :: fails < MAXFAIL -> fails++; code = S_FAILED
-            :: true -> d_step { server_refresh(stored) }
-            fi
-        }
+        token_endpoint();                               /* refresher.refresh */
+#if MAXNONCE > 0 && !defined(NONCE_NO_RETRY)            /* (without nonces, no step of its own) */
+        if                                              /* a nonce challenge: one retry with the new nonce, */
+        :: code == S_NONCE -> token_endpoint()          /* the same token, still inside the section */
+        :: else -> skip
+        fi;
+#endif
         if                                              /* the answer is lost on its way back */
         :: code != S_FAILED && losses < MAXLOSS -> losses++; code = S_FAILED; got = 0
         :: true -> skip
@@ -251,6 +282,15 @@ inline perform() {
                 if :: gen[p] == g -> gen[p]++; code = 0 :: else -> skip fi;
                 r = R_ENDED
             :: code == S_FAILED -> r = R_FAILED
+            :: code == S_NONCE ->                       /* a second challenge: RefreshFailure.Kind.dpopNonce */
+#ifdef NONCE_IS_FAILURE
+                if :: gen[p] == g -> gen[p]++; code = 0 :: else -> skip fi;   /* taken for a rejection */
+                r = R_ENDED
+#else
+                assert(stok == stored);                 /* transient: the session and its token are kept */
+                r = R_FAILED
+#endif
+                ; nonceFailedCall = true
             fi;
             /* a sign-out or sign-in began before the answer arrived: its callers get nothing */
             assert(!(r == R_OK && stale))
@@ -394,3 +434,4 @@ ltl no_lost_rotation { [] !rotationLost }            /* every rotation the serve
 ltl session_kept  { [] !sessionLost }                /* a session ends only by sign-out */
 ltl one_account   { [] !wrongAccount }               /* a call never switches accounts */
 ltl terminates    { <> (done == NCLIENT) }           /* no client waits or spins forever */
+ltl nonce_invisible { [] !nonceFailedCall }          /* one nonce challenge never fails a refresh */
