@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "AppSDK", path: ".."),
+        // ES256 proofs on Linux: the SDK's swift-crypto signer (BoringSSL; README.md, "Rows").
+        .package(name: "DPoPSwiftCrypto", path: "../Integrations/DPoPSwiftCrypto"),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -19,6 +21,7 @@ let package = Package(
                 .product(name: "NetworkService", package: "AppSDK"),
                 .product(name: "TokenStore", package: "AppSDK"),
                 .product(name: "SessionEngine", package: "AppSDK"),
+                .product(name: "DPoPSwiftCrypto", package: "DPoPSwiftCrypto"),
             ],
             swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]
         ),

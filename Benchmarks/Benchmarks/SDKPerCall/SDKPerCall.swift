@@ -1,10 +1,10 @@
-import BenchFixtures
+@_spi(Benchmarks) import BenchFixtures
 import Benchmark
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import NetworkService
+@_spi(Benchmarks) import NetworkService
 import SessionEngine
 import TokenStore
 
@@ -181,6 +181,27 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try await Sessions.concurrentCalls(service, callers: 64, total: benchmark.scaledIterations.count))
     } setup: {
         try Sessions.service(store: InMemoryTokenStore(credentials: Fixtures.freshCredentials))
+    }
+
+    // MARK: DPoP (issue #36): one proof of `GET /v1/posts/42` with `ath` and a nonce, the
+    // header and `ath` kept: what a proving `Server` adds to each call (a payload, a signature)
+
+    Benchmark("sdk-DPoPProof.EdDSA") { benchmark, proofs in
+        let now = Date()
+        for _ in benchmark.scaledIterations {
+            blackHole(try proofs.proof(method: .get, issuedAt: now))
+        }
+    } setup: {
+        try Proofs.eddsa()
+    }
+
+    Benchmark("sdk-DPoPProof.ES256") { benchmark, proofs in
+        let now = Date()
+        for _ in benchmark.scaledIterations {
+            blackHole(try proofs.proof(method: .get, issuedAt: now))
+        }
+    } setup: {
+        try Proofs.es256()
     }
 }
 
