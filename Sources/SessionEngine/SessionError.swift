@@ -85,7 +85,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case .sessionChanged: return "another account signed in while the call was waiting"
         case .refreshFailed:
             return "refreshing the session failed; the credentials were kept, try again later"
-                + (underlying.map { ": \($0)" } ?? "")
+                + (underlying.map { ": \($0)" } ?? detail.map { ": " + $0 } ?? "")
         case .refreshLimitExceeded:
             return "stopped refreshing to avoid a loop: " + (detail ?? "the server refused access tokens before they were due to expire")
         case .accountUnknown:

@@ -76,6 +76,12 @@ public final class SessionService: Sendable {
             do {
                 credentials = try await refresh(after: credentials, cause: .due)
                 refreshed = true
+                if isDue(credentials, at: configuration.now()) {
+                    // The answer took nearly the token's whole lifetime (a starved server or
+                    // machine): the new token would expire on its way. Once more, then never
+                    // hand out one that has expired.
+                    credentials = try await refresh(after: credentials, cause: .due)
+                }
             } catch let error as SessionError where error.kind == .refreshFailed || error.kind == .refreshLimitExceeded {
                 // Refreshing ahead failed for a reason that may pass, but the token has not
                 // expired yet: use it; a 401 later refreshes again.
@@ -85,6 +91,9 @@ public final class SessionService: Sendable {
                 // database restarting, another holder past the lock timeout).
                 guard let expiresAt = credentials.accessTokenExpiresAt, expiresAt > configuration.now() else { throw error }
             }
+        }
+        if refreshed, let expiresAt = credentials.accessTokenExpiresAt, expiresAt <= configuration.now() {
+            throw Self.spentOnArrival
         }
         do {
             return try await call(handler, with: credentials)
@@ -103,6 +112,12 @@ public final class SessionService: Sendable {
             return try await call(handler, with: credentials)
         }
     }
+
+    /// What a call throws when two refreshes in a row brought access tokens that had expired by
+    /// the time their answers arrived: the session is kept, and a later call tries again.
+    static let spentOnArrival = SessionError(
+        .refreshFailed,
+        detail: "the server's new access token had expired by the time its answer arrived (the server or this machine is too slow for the token's lifetime)")
 
     /// Calls `handler` with the access token in `credentials` and notes whether the server accepted it.
     private func call<T>(_ handler: (Server, AccessToken) async throws -> T, with credentials: Credentials) async throws -> T {
