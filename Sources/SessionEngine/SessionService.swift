@@ -39,6 +39,8 @@ public final class SessionService: Sendable {
     /// named transitions of ``SessionState`` (docs/DESIGN.md §3).
     let state = LockedValue(SessionState())
     let broadcaster = SessionEventBroadcaster()
+    /// Takes turns among the calls when ``Configuration/callLimit`` is set.
+    let gate: CallGate?
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -51,6 +53,7 @@ public final class SessionService: Sendable {
         self.server = server
         self.tokenStore = tokenStore
         self.configuration = configuration
+        gate = configuration.callLimit.map { CallGate(limit: $0, now: configuration.now, sleep: configuration.sleep) }
     }
 
     /// A stream of this service's session events from now on. Each call makes a new
@@ -68,6 +71,15 @@ public final class SessionService: Sendable {
     ///   ``SessionError/underlying``); ``/TokenStore/TokenStoreError`` when the store cannot be read;
     ///   otherwise whatever `handler` throws (a `NetworkError`).
     public func request<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
+        guard let gate else { return try await requestInTurn(handler: handler) }
+        // The token is taken once the call's turn has come, not while it waits (CallLimit).
+        try await gate.enter()
+        defer { gate.leave() }
+        return try await requestInTurn(handler: handler)
+    }
+
+    /// ``request(handler:)`` once the call's turn has come.
+    private func requestInTurn<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
         guard var credentials = try await currentCredentials() else {
             throw SessionError(.notSignedIn)
         }
