@@ -49,14 +49,7 @@ struct CredentialsFileGoldenTests {
         #expect(error?.kind == .unsupportedFormatVersion)
         #expect(error?.description.contains("has format version 7; this code reads version") == true, "\(error?.description ?? "")")
     }
-
-    @Test("a reader of version 1 refuses a version 2 file clearly, rather than dropping its key")
-    func versionOneReaderRefusesVersionTwo() async throws {
-        let bytes = Array(Self.golden.replacingOccurrences(of: #""version":1"#, with: #""version":2"#).utf8)
-        let error = await TokenStoreTesting.expectStoreError {
-            _ = try await CredentialsSealer.plain(location: "golden").open(bytes)
-        }
-        #expect(error?.kind == .unsupportedFormatVersion)
-        #expect(error?.description.contains("has format version 2; this code reads version 1") == true, "\(error?.description ?? "")")
-    }
+    // 0.9.0's refusal of version 2 ("has format version 2; this code reads version 1"), pinned
+    // here against 0.9.0's code, is checked from now on with a reader of version 1 only:
+    // DPoPKeyFileFormatTests.versionOneReaderRefuses.
 }
