@@ -13,7 +13,7 @@ public struct WhoAmICommand: AsyncParsableCommand {
 
     public func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.members.fetchMe())
+            try context.output.show(try await context.service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) })
         }
     }
 }

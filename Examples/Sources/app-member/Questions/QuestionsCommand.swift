@@ -10,7 +10,7 @@ struct QuestionsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.questions.fetchList(threshold: page.threshold, pageSize: page.pageSize))
+            try context.output.show(try await context.service.request { try await QuestionAPI.fetchList(threshold: page.threshold, pageSize: page.pageSize, server: $0, accessToken: $1) })
         }
     }
 }
