@@ -1,3 +1,4 @@
+import AppRepository
 public import ArgumentParser
 
 /// `whoami`: the signed-in member, as the server sees them.

@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
