@@ -19,6 +19,8 @@ package final class DPoPProofing: @unchecked Sendable, CustomStringConvertible, 
     let header: String
     /// The time a proof is made at, on the server's clock.
     private let now: @Sendable () -> Date
+    /// A new `jti`: ``DPoPProof/makeJTI()`` but in tests.
+    private let makeJTI: @Sendable () -> String
 
     // `@unchecked Sendable`: `lastATH` is the only mutable state, and every access holds `lock`;
     // the other properties are immutable and Sendable (the signer by its protocol).
@@ -27,11 +29,18 @@ package final class DPoPProofing: @unchecked Sendable, CustomStringConvertible, 
 
     /// Proofs signed by `signer`, with the nonces of `nonces` (default: the process's), dated
     /// by `now` (default: this machine's clock; the engine passes the server's, its offset added).
-    package init(signer: any DPoPSigner, nonces: DPoPNonces = .shared,
-                 now: @escaping @Sendable () -> Date = { Date() }) {
+    package convenience init(signer: any DPoPSigner, nonces: DPoPNonces = .shared,
+                             now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(signer: signer, nonces: nonces, now: now, jti: DPoPProof.makeJTI)
+    }
+
+    /// Proofs whose `jti`s come from `jti`: for tests that reproduce the RFC's proofs.
+    init(signer: any DPoPSigner, nonces: DPoPNonces, now: @escaping @Sendable () -> Date,
+         jti: @escaping @Sendable () -> String) {
         self.signer = signer
         self.nonces = nonces
         self.now = now
+        self.makeJTI = jti
         header = DPoPProof.header(for: signer)
     }
 
@@ -49,7 +58,7 @@ package final class DPoPProofing: @unchecked Sendable, CustomStringConvertible, 
     /// - Throws: the signer's ``DPoPSigningError``.
     package func proof(method: HTTPMethod, htu: String, origin: String, accessToken: AccessToken?,
                        nonce: String? = nil) throws(DPoPSigningError) -> String {
-        let proof = DPoPProof(method: method, target: DPoPTarget(normalizedHTU: htu), issuedAt: now(),
+        let proof = DPoPProof(jti: makeJTI(), method: method, target: DPoPTarget(normalizedHTU: htu), issuedAt: now(),
                               ath: accessToken.map(ath(of:)), nonce: nonce ?? nonces.nonce(forOrigin: origin))
         return try proof.compact(header: header, signedBy: signer)
     }

@@ -125,7 +125,11 @@ extension Server {
             }
         }
         guard response.isSuccess else {
-            let secrets = Self.secrets(of: endpoint, accessToken: accessToken)
+            var secrets = Self.secrets(of: endpoint, accessToken: accessToken)
+            if let proofing {   // a server may echo the proof or its nonce: neither is ever shown
+                secrets += [request.headerFields[DPoPProof.headerName], proofing.nonces.nonce(forOrigin: origin),
+                            response.value(forHeaderField: DPoPNonces.headerName)].compactMap { $0 }
+            }
             let message = details == nil ? ServerErrorFormat.detailOnlyMessage(in: data) : details?.message
             throw NetworkError(
                 kind: .httpStatus, method: endpoint.method, path: endpoint.path.rendered,
