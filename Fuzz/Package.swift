@@ -41,6 +41,7 @@ let package = Package(
                                       .product(name: "AppRepository", package: sdk),
                                       .product(name: "OAuthSignIn", package: sdk)]),
         fuzzTarget("plain-store", [.product(name: "TokenStore", package: sdk)]),
+        fuzzTarget("dpop-store", [.product(name: "TokenStore", package: sdk), .product(name: "NetworkService", package: sdk)]),
         fuzzTarget("encrypted-store", [.product(name: "TokenStore", package: sdk)]),
         fuzzTarget("sealed-box", [.product(name: "TokenStore", package: sdk)]),
         fuzzTarget("query-path", [.product(name: "NetworkService", package: sdk)]),

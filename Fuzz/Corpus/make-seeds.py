@@ -90,6 +90,22 @@ write("plain-store", "file", plain)
 write("plain-store", "file-minimal", '{"credentials":{"accessToken":"a","refreshToken":"r","memberID":"m"},"version":1}')
 write("plain-store", "version-2", '{"version":2}')
 
+# Format version 2 (a DPoP key beside the tokens): first byte even = a whole file, odd = the
+# dpopKey member only. RFC 8037's Ed25519 key; RFC 9449's P-256 public key for se and ref.
+ed_d, ed_x = "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A", "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"
+ec_x, ec_y = "l8tFrhx-34tV3hRICRDY9zCkDlpBhF42UQUfWVAWBFs", "9VE4jf_Ok_o64zbTTlcuNJajHmt6v9TDVrU0CdvGRDA"
+ed_key = '{"alg":"EdDSA","d":"%s","jwk":{"crv":"Ed25519","kty":"OKP","x":"%s"}}' % (ed_d, ed_x)
+se_key = '{"alg":"ES256","se":"%s","jwk":{"crv":"P-256","kty":"EC","x":"%s","y":"%s"}}' % (b64url(bytes(range(160))), ec_x, ec_y)
+ref_key = '{"alg":"ES256","ref":"com.example.app/key-1","jwk":{"crv":"P-256","kty":"EC","x":"%s","y":"%s"}}' % (ec_x, ec_y)
+def v2(key):
+    return '{"credentials":{"accessToken":"a1","accessTokenType":"DPoP","dpopKey":%s,"memberID":"42","refreshToken":"r1"},"version":2}' % key
+write("dpop-store", "file-eddsa", b"\x00" + v2(ed_key).encode())
+write("dpop-store", "file-se", b"\x00" + v2(se_key).encode())
+write("dpop-store", "file-bearer-v1", b"\x00" + plain.encode())
+write("dpop-store", "key-eddsa", b"\x01" + ed_key.encode())
+write("dpop-store", "key-ref", b"\x01" + ref_key.encode())
+write("dpop-store", "key-es256-d", b"\x01" + ('{"alg":"ES256","d":"%s","jwk":{"crv":"P-256","kty":"EC","x":"%s","y":"%s"}}' % (ed_d, ec_x, ec_y)).encode())
+
 # Encrypted store: sealed with the encrypted-store target's key (bytes (i*7+3) & 0xFF).
 sodium = ctypes.CDLL(ctypes.util.find_library("sodium"))
 assert sodium.sodium_init() >= 0

@@ -4,6 +4,9 @@
 /// 403 whose `WWW-Authenticate: Bearer` challenge says `error="invalid_token"` (RFC 6750
 /// §3.1: the token, not the permission, is the problem).
 ///
+/// A refused DPoP proof (RFC 9449: `use_dpop_nonce`, `invalid_dpop_proof`) never counts: it
+/// is about the proof, not the token.
+///
 /// A bare 403 ("you may not do this") does not count unless the policy opts in with
 /// ``forbiddenMeansExpiredToken``: refreshing a token cannot grant a permission. Opt in for a
 /// server that answers 403 when an access token has expired or was revoked, such as
@@ -52,9 +55,11 @@ public struct AuthenticationFailurePolicy: Sendable, Hashable {
     /// (and a 403 with an `invalid_token` challenge).
     public static let strictBearerChallenge = AuthenticationFailurePolicy(requiresBearerChallenge: true)
 
-    /// Whether `error` counts as an authentication failure.
+    /// Whether `error` counts as an authentication failure. A refused DPoP proof
+    /// (`use_dpop_nonce` or `invalid_dpop_proof`, as the error code or in a `DPoP` challenge)
+    /// never does: a new token would not make the proof acceptable.
     public func matches(_ error: NetworkError) -> Bool {
-        guard error.kind == .httpStatus, let status = error.statusCode else { return false }
+        guard error.kind == .httpStatus, let status = error.statusCode, !error.isDPoPProofFailure else { return false }
         if status == 403 {
             switch Self.challengeError(error) {
             case ServerErrorCode.invalidToken.rawValue: return true

@@ -26,6 +26,12 @@ package struct DPoPTarget: Sendable, Hashable, CustomStringConvertible {
         htu = scheme + "://" + host + port + path
     }
 
+    /// The target whose `htu` is `htu`, already normalised as ``init(_:)`` writes it: for a
+    /// ``Server``, whose normalised base and an endpoint's rendered path make it without parsing.
+    init(normalizedHTU htu: String) {
+        self.htu = htu
+    }
+
     /// The `htu`.
     package var description: String { htu }
 }

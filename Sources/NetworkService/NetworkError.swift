@@ -168,3 +168,28 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension NetworkError {
+    /// Whether the server asked for a DPoP proof with its nonce (RFC 9449 §8, §9): a 400 or
+    /// 401 saying `use_dpop_nonce`, as its error code or in a `WWW-Authenticate: DPoP`
+    /// challenge. A proving ``Server`` answers the first such challenge itself, with one more
+    /// send; this error means the server challenged that one too. It is about the proof, not
+    /// the token: refreshing the token does not help.
+    public var isDPoPNonceChallenge: Bool {
+        guard kind == .httpStatus, statusCode == 400 || statusCode == 401 else { return false }
+        return serverErrorCode == .useDPoPNonce || dpopChallengeError == ServerErrorCode.useDPoPNonce.rawValue
+    }
+
+    /// Whether the server refused the request's DPoP proof rather than its token: a
+    /// `use_dpop_nonce` or `invalid_dpop_proof`, as the error code or in a `DPoP` challenge.
+    var isDPoPProofFailure: Bool {
+        let proofCodes = [ServerErrorCode.useDPoPNonce, .invalidDPoPProof]
+        if let serverErrorCode, proofCodes.contains(serverErrorCode) { return true }
+        return dpopChallengeError.map { proofCodes.contains(ServerErrorCode(rawValue: $0)) } ?? false
+    }
+
+    /// The `error` of the response's `DPoP` challenge (RFC 9449 §7.1), if it has one.
+    private var dpopChallengeError: String? {
+        authenticateChallenge.flatMap { DPoPChallenge.parameters(of: $0)?["error"] }
+    }
+}

@@ -67,6 +67,8 @@ public struct Server: Sendable {
         self.baseURL = url
         self.transport = transport
         self.basePrefix = Self.prefix(of: url)
+        self.htuPrefix = Self.prefix(of: DPoPTarget(url)?.htu ?? basePrefix)
+        self.origin = RedirectPolicy.origin(of: url)
     }
 
     /// Creates a server from a base URL, checked as ``init(baseURL:transport:allowsPlainHTTP:)-(String,_,_)`` checks text.
@@ -79,9 +81,25 @@ public struct Server: Sendable {
     /// made once here, not per request.
     let basePrefix: String
 
+    /// The base URL as a DPoP proof names it (``DPoPTarget``: scheme and host lowercased, no
+    /// default port) without a trailing slash: a request's `htu` is this and the endpoint's
+    /// rendered path, so no URL is parsed per request.
+    let htuPrefix: String
+    /// The base URL's origin (``RedirectPolicy/origin(of:)``), which DPoP nonces are kept by.
+    package let origin: String
+    /// What signs DPoP proofs, on a server made with ``proving(_:everyRequest:)``.
+    package internal(set) var proofing: DPoPProofing?
+    /// Whether every request carries a proof, not only those with a DPoP-bound token.
+    package internal(set) var provesEveryRequest = false
+
     /// `url` as text without its trailing slashes.
     static func prefix(of url: URL) -> String {
-        var text = url.absoluteString
+        prefix(of: url.absoluteString)
+    }
+
+    /// `text` without its trailing slashes.
+    static func prefix(of text: String) -> String {
+        var text = text
         while text.hasSuffix("/") { text.removeLast() }
         return text
     }

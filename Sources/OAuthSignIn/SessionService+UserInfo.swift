@@ -1,4 +1,4 @@
-public import NetworkService
+internal import NetworkService
 public import SessionEngine
 
 extension SessionService {

@@ -14,7 +14,7 @@ public struct SignInResult: Sendable, Hashable {
     public let scope: String?
 
     /// Creates a result.
-    public init(accountID: String, idToken: IDTokenClaims?, scope: String?) {
+    package init(accountID: String, idToken: IDTokenClaims?, scope: String?) {
         self.accountID = accountID
         self.idToken = idToken
         self.scope = scope

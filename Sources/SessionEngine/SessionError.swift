@@ -45,6 +45,10 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// empty. ``SessionError/detail`` says which (for a JWT, with the names of its claims);
         /// pass `accountID:` to ``SessionService/startSession(tokens:accountID:)``.
         public static let accountUnknown = Kind(rawValue: "accountUnknown")
+        /// The call waited longer than ``CallLimit/maximumWait`` for its turn among the calls
+        /// ``SessionService/Configuration/callLimit`` lets run at once; ``SessionError/detail``
+        /// names the limit. Nothing was sent; try again, or raise the limit.
+        public static let callLimitWaitExceeded = Kind(rawValue: "callLimitWaitExceeded")
 
         /// The raw value.
         public var description: String { rawValue }
@@ -72,7 +76,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether trying again later may succeed (a failed refresh whose credentials were kept).
-    public var isTransient: Bool { kind == .refreshFailed }
+    public var isTransient: Bool { kind == .refreshFailed || kind == .callLimitWaitExceeded }
 
     /// What happened, with the underlying error's (redacted) description.
     public var description: String {
@@ -85,11 +89,13 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         case .sessionChanged: return "another account signed in while the call was waiting"
         case .refreshFailed:
             return "refreshing the session failed; the credentials were kept, try again later"
-                + (underlying.map { ": \($0)" } ?? "")
+                + (underlying.map { ": \($0)" } ?? detail.map { ": " + $0 } ?? "")
         case .refreshLimitExceeded:
             return "stopped refreshing to avoid a loop: " + (detail ?? "the server refused access tokens before they were due to expire")
         case .accountUnknown:
             return "could not start a session: " + (detail ?? "no account id was given and the access token names none; pass `accountID:`")
+        case .callLimitWaitExceeded:
+            return "the call was not sent: " + (detail ?? "it waited too long for its turn (Configuration.callLimit)")
         default: return kind.rawValue
         }
     }

@@ -45,6 +45,10 @@ extension SessionService {
         /// Receives a ``SessionRecord`` for each decision of the engine. Default `nil`: nothing
         /// is built or formatted.
         public var observer: SessionObserver?
+        /// How many calls run at once, and how long a call may wait for its turn: a call takes
+        /// its access token only when its turn comes (``CallLimit``). Default: 64 calls, 120 s;
+        /// `nil`: no limit.
+        public var callLimit: CallLimit? = CallLimit()
         /// Waits between refresh attempts, in seconds; throws `CancellationError` when cancelled.
         /// Default: `Task.sleep`. Tests replace it (and move their clock) instead of sleeping.
         public var sleep: @Sendable (_ seconds: TimeInterval) async throws -> Void = { seconds in

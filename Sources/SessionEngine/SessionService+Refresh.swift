@@ -129,7 +129,8 @@ extension SessionService {
             throw limit.exceeded(count: count, retryIn: retryIn)
         }
         let (tokens, requestedAt) = try await tokensFromServer(for: stored, fromStore: fromStore, refreshID: refreshID, generation: generation)
-        let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt)
+        // The session keeps its DPoP key through every refresh: only a sign-in makes a new one.
+        let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt, dpopKey: stored.dpopKey)
         try await keep(renewed, replacing: fromStore, refreshID: refreshID, generation: generation)
         return renewed
     }
@@ -306,7 +307,19 @@ extension SessionService {
     /// against this device's time plus the clock offset measured from the `Date` headers of
     /// token responses (``Tokens/serverDate``, ``ClockSkew``: bounded and smoothed; a missing or
     /// absurd `Date` changes nothing).
-    func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil) -> Credentials {
+    ///
+    /// `dpopKey` is the session's key, carried unchanged (the stored one, at a refresh); the
+    /// access token's type is kept only for a session with a key and a `DPoP` token type.
+    func credentials(from tokens: Tokens, accountID: String, requestedAt: Date? = nil, dpopKey: DPoPKey? = nil) -> Credentials {
+        var credentials = bearerCredentials(from: tokens, accountID: accountID, requestedAt: requestedAt)
+        credentials.dpopKey = dpopKey
+        if dpopKey != nil, tokens.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame {
+            credentials.accessTokenType = "DPoP"
+        }
+        return credentials
+    }
+
+    private func bearerCredentials(from tokens: Tokens, accountID: String, requestedAt: Date?) -> Credentials {
         let now = requestedAt ?? configuration.now()
         let measured = tokens.serverDate.flatMap { ClockSkew.measure(serverDate: $0, requestedAt: now) }
         let serverNow = now.addingTimeInterval(ClockSkew.applied(state.withLock { $0.noteClockOffset(measured) }))

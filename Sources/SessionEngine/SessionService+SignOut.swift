@@ -84,7 +84,7 @@ extension SessionService {
                     where revoker.usesAccessToken && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
             do {
                 let tokens = try await configuration.refresher.refresh(credentials, server)
-                try await revoker.revoke(self.credentials(from: tokens, accountID: credentials.accountID), server)
+                try await revoker.revoke(self.credentials(from: tokens, accountID: credentials.accountID, dpopKey: credentials.dpopKey), server)
                 return nil
             } catch {
                 return error

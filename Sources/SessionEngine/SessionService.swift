@@ -39,6 +39,8 @@ public final class SessionService: Sendable {
     /// named transitions of ``SessionState`` (docs/DESIGN.md §3).
     let state = LockedValue(SessionState())
     let broadcaster = SessionEventBroadcaster()
+    /// Takes turns among the calls when ``Configuration/callLimit`` is set.
+    let gate: CallGate?
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -51,6 +53,7 @@ public final class SessionService: Sendable {
         self.server = server
         self.tokenStore = tokenStore
         self.configuration = configuration
+        gate = configuration.callLimit.map { CallGate(limit: $0, now: configuration.now, sleep: configuration.sleep) }
     }
 
     /// A stream of this service's session events from now on. Each call makes a new
@@ -68,6 +71,15 @@ public final class SessionService: Sendable {
     ///   ``SessionError/underlying``); ``/TokenStore/TokenStoreError`` when the store cannot be read;
     ///   otherwise whatever `handler` throws (a `NetworkError`).
     public func request<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
+        guard let gate else { return try await requestInTurn(handler: handler) }
+        // The token is taken once the call's turn has come, not while it waits (CallLimit).
+        try await gate.enter()
+        defer { gate.leave() }
+        return try await requestInTurn(handler: handler)
+    }
+
+    /// ``request(handler:)`` once the call's turn has come.
+    private func requestInTurn<T: Sendable>(handler: (Server, AccessToken) async throws -> T) async throws -> T {
         guard var credentials = try await currentCredentials() else {
             throw SessionError(.notSignedIn)
         }
@@ -76,6 +88,12 @@ public final class SessionService: Sendable {
             do {
                 credentials = try await refresh(after: credentials, cause: .due)
                 refreshed = true
+                if isDue(credentials, at: configuration.now()) {
+                    // The answer took nearly the token's whole lifetime (a starved server or
+                    // machine): the new token would expire on its way. Once more, then never
+                    // hand out one that has expired.
+                    credentials = try await refresh(after: credentials, cause: .due)
+                }
             } catch let error as SessionError where error.kind == .refreshFailed || error.kind == .refreshLimitExceeded {
                 // Refreshing ahead failed for a reason that may pass, but the token has not
                 // expired yet: use it; a 401 later refreshes again.
@@ -85,6 +103,9 @@ public final class SessionService: Sendable {
                 // database restarting, another holder past the lock timeout).
                 guard let expiresAt = credentials.accessTokenExpiresAt, expiresAt > configuration.now() else { throw error }
             }
+        }
+        if refreshed, let expiresAt = credentials.accessTokenExpiresAt, expiresAt <= configuration.now() {
+            throw Self.spentOnArrival
         }
         do {
             return try await call(handler, with: credentials)
@@ -103,6 +124,12 @@ public final class SessionService: Sendable {
             return try await call(handler, with: credentials)
         }
     }
+
+    /// What a call throws when two refreshes in a row brought access tokens that had expired by
+    /// the time their answers arrived: the session is kept, and a later call tries again.
+    static let spentOnArrival = SessionError(
+        .refreshFailed,
+        detail: "the server's new access token had expired by the time its answer arrived (the server or this machine is too slow for the token's lifetime)")
 
     /// Calls `handler` with the access token in `credentials` and notes whether the server accepted it.
     private func call<T>(_ handler: (Server, AccessToken) async throws -> T, with credentials: Credentials) async throws -> T {

@@ -13,7 +13,7 @@ public struct SignOutResult: Sendable {
     public let localError: TokenStoreError?
 
     /// Creates a result.
-    public init(wasSignedIn: Bool, serverError: (any Error)?, localError: TokenStoreError? = nil) {
+    package init(wasSignedIn: Bool, serverError: (any Error)?, localError: TokenStoreError? = nil) {
         self.wasSignedIn = wasSignedIn
         self.serverError = serverError
         self.localError = localError

@@ -2,7 +2,7 @@ public import Foundation
 public import NetworkService
 
 /// What a signed-in session needs to keep: the two tokens, when the access token
-/// expires, and whose session it is.
+/// expires, whose session it is, and, for a session bound to a key (DPoP, RFC 9449), the key.
 ///
 /// `description` and `debugDescription` never show the tokens, so a `Credentials`
 /// value can be logged, printed or captured in a crash report without leaking them:
@@ -36,6 +36,17 @@ public struct Credentials: Sendable, Equatable, Codable {
     public var accessTokenIssuedAt: Date? {
         didSet { if accessTokenIssuedAt != Self.bounded(accessTokenIssuedAt) { accessTokenIssuedAt = Self.bounded(accessTokenIssuedAt) } }
     }
+    /// The key the session's tokens are bound to (DPoP, RFC 9449), or `nil` for a bearer
+    /// session. Made at sign-in and carried unchanged through every refresh, so every process
+    /// that loads the session signs with the same key.
+    ///
+    /// Credentials with a key are stored as format version 2, which releases before 0.10 refuse
+    /// to read (rather than drop the key): upgrade every process sharing a store before enabling
+    /// DPoP. Their `Codable` form holds the private key (as it holds the tokens).
+    public var dpopKey: DPoPKey?
+    /// The access token's type as the server gave it (`"DPoP"`, RFC 9449 §5), or `nil` for
+    /// Bearer. Stored in format version 2 only.
+    public var accessTokenType: String?
 
     /// Creates credentials from the values a sign-in or refresh returned.
     public init(accessToken: AccessToken, refreshToken: String, accessTokenExpiresAt: Date?, accountID: String,
@@ -49,7 +60,9 @@ public struct Credentials: Sendable, Equatable, Codable {
 
     /// Reads credentials a store wrote, the expiry and issue dates bounded (see
     /// ``accessTokenExpiresAt``): a damaged or hostile store's absurd date is clamped, never
-    /// carried into arithmetic that would trap.
+    /// carried into arithmetic that would trap. A DPoP key is checked (a known algorithm, a
+    /// public key of that algorithm, a 32-byte private key whose public key it is, where this
+    /// build can tell); an error names the wrong field, never its value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(accessToken: try container.decode(AccessToken.self, forKey: .accessToken),
@@ -57,6 +70,35 @@ public struct Credentials: Sendable, Equatable, Codable {
                   accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
                   accountID: try container.decode(String.self, forKey: .accountID),
                   accessTokenIssuedAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenIssuedAt))
+        dpopKey = try container.decodeIfPresent(StoredDPoPKey.self, forKey: .dpopKey)?.key()
+        accessTokenType = try container.decodeIfPresent(String.self, forKey: .accessTokenType)
+        if let accessTokenType, !Self.isTokenType(accessTokenType) {
+            throw CredentialsFieldError(field: "accessTokenType", problem: "is not a token type (1 to 64 letters, digits, `-`, `_` or `.`)")
+        }
+    }
+
+    /// Writes the credentials as the stores keep them: a bearer session's members exactly as
+    /// before DPoP, and ``dpopKey`` and ``accessTokenType`` only when present.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encode(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
+        try container.encode(accountID, forKey: .accountID)
+        try container.encodeIfPresent(accessTokenIssuedAt, forKey: .accessTokenIssuedAt)
+        try container.encodeIfPresent(dpopKey.map(StoredDPoPKey.init), forKey: .dpopKey)
+        try container.encodeIfPresent(accessTokenType, forKey: .accessTokenType)
+    }
+
+    /// Whether `text` is a plausible token type (`Bearer`, `DPoP`, `N_A`).
+    static func isTokenType(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
+            default: false
+            }
+        }
     }
 
     /// `date` clamped to `Date.distantPast ... Date.distantFuture`; `nil` for NaN (or `nil`).
@@ -66,7 +108,7 @@ public struct Credentials: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, accessTokenExpiresAt, accessTokenIssuedAt
+        case accessToken, refreshToken, accessTokenExpiresAt, accessTokenIssuedAt, dpopKey, accessTokenType
         case accountID = "memberID"
     }
 
@@ -88,10 +130,12 @@ public struct Credentials: Sendable, Equatable, Codable {
 }
 
 extension Credentials: CustomStringConvertible, CustomDebugStringConvertible {
-    /// A description with both tokens redacted.
+    /// A description with both tokens redacted; a DPoP session's key shows its algorithm and
+    /// thumbprint only (``DPoPKey/description``).
     public var description: String {
         let expiry = accessTokenExpiresAt.map { $0.formatted(.iso8601) } ?? "unknown"
-        return "Credentials(account: \(accountID), accessToken: <redacted>, refreshToken: <redacted>, expires: \(expiry))"
+        let key = dpopKey.map { ", \($0)" } ?? ""
+        return "Credentials(account: \(accountID), accessToken: <redacted>, refreshToken: <redacted>, expires: \(expiry)\(key))"
     }
 
     /// The same as `description`: the tokens are redacted in debug output too.
@@ -99,13 +143,18 @@ extension Credentials: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 extension Credentials: CustomReflectable {
-    /// A mirror without the tokens, so `dump(_:)` and debuggers do not print them either.
+    /// A mirror without the tokens or a DPoP key's private part, so `dump(_:)` and debuggers
+    /// do not print them either.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "accountID": accountID,
-            "accessToken": "<redacted>",
-            "refreshToken": "<redacted>",
-            "accessTokenExpiresAt": accessTokenExpiresAt as Any,
-        ])
+        var children: [Mirror.Child] = [
+            ("accountID", accountID),
+            ("accessToken", "<redacted>"),
+            ("refreshToken", "<redacted>"),
+            ("accessTokenExpiresAt", accessTokenExpiresAt as Any),
+        ]
+        if dpopKey != nil || accessTokenType != nil {
+            children += [("accessTokenType", accessTokenType as Any), ("dpopKey", dpopKey as Any)]
+        }
+        return Mirror(self, children: children)
     }
 }

@@ -25,7 +25,7 @@ do {
         fileURL: URL(fileURLWithPath: arguments[2]), key: .keyFile(URL(fileURLWithPath: arguments[3])))
     let service = RepositoryService(server: server, tokenStore: store)
     for _ in 0..<calls {
-        let member = try await service.members.fetchMe()
+        let member = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         print("ok \(member.id.uuidString)")
     }
     exit(0)

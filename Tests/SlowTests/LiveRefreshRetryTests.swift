@@ -56,7 +56,7 @@ extension LiveServer {
             let counters = try await testMode.counters()
             let started = ContinuousClock.now
 
-            #expect(try await service.members.fetchMe() == member)
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
             #expect(ContinuousClock.now - started >= .seconds(2))  // Retry-After honoured, twice
             let after = try await testMode.counters()
             #expect(after.refreshCalls - counters.refreshCalls == 3)
@@ -79,12 +79,12 @@ extension LiveServer {
             try await testMode.failNextRefreshes("drop-response", count: 1)
             let counters = try await testMode.counters()
 
-            #expect(try await service.members.fetchMe() == member)
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
             let after = try await testMode.counters()
             #expect(after.refreshCalls - counters.refreshCalls == 2)
             #expect(after.errors("refresh_token_reused") == counters.errors("refresh_token_reused"))
             #expect(records.count { if case .retryScheduled(attempt: 2, _) = $0 { true } else { false } } == 1)
-            #expect(try await service.members.fetchMe() == member)
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
             #expect(try await service.isSignedIn())
             try await testMode.reset()
             try await service.signOut()
@@ -102,7 +102,7 @@ extension LiveServer {
             try await testMode.failNextRefreshes("drop-response", count: 1)
             let counters = try await testMode.counters()
 
-            let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+            let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
             #expect(error?.kind == .refreshFailed)
             #expect(try await testMode.counters().refreshCalls - counters.refreshCalls == 1)
             #expect(records.count { if case .retryScheduled = $0 { true } else { false } } == 0)

@@ -8,7 +8,7 @@ import TokenStore
 
 extension LiveServer {
     /// Every per-domain repository on RepositoryService against the live server.
-    @Suite("repositories on RepositoryService")
+    @Suite("the API enums through RepositoryService")
     struct LiveRepositoryTests {
         @Test("members, questions, answers, posts, comments and reports through one signed-in service")
         func memberRepositories() async throws {
@@ -18,51 +18,51 @@ extension LiveServer {
                                               password: SlowTestEnvironment.password, nickname: "repo")
             try await other.signInAnonymously()
 
-            #expect(try await service.members.fetchMe() == me)
-            #expect(try await service.members.updateMe(nickname: "renamed").nickname == "renamed")
-            #expect(try await service.members.fetchMe().nickname == "renamed")
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == me)
+            #expect(try await service.request { try await MemberAPI.updateMe(nickname: "renamed", server: $0, accessToken: $1) }.nickname == "renamed")
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }.nickname == "renamed")
 
-            let today = try await service.questions.fetchToday()
-            let questions = try await service.questions.fetchList(pageSize: 3)
+            let today = try await service.request { try await QuestionAPI.fetchToday(server: $0, accessToken: $1) }
+            let questions = try await service.request { try await QuestionAPI.fetchList(pageSize: 3, server: $0, accessToken: $1) }
             #expect(questions.items.count == 3)
 
-            let answer = try await service.answers.create(questionID: today.id, content: "Through the repository")
-            #expect(try await service.answers.fetchList(questionID: today.id, pageSize: 100).items.contains { $0.id == answer.id })
-            #expect(try await service.answers.fetchListOfMine().items.map(\.id) == [answer.id])
+            let answer = try await service.request { try await AnswerAPI.create(questionID: today.id, content: "Through the repository", server: $0, accessToken: $1) }
+            #expect(try await service.request { try await AnswerAPI.fetchList(questionID: today.id, pageSize: 100, server: $0, accessToken: $1) }.items.contains { $0.id == answer.id })
+            #expect(try await service.request { try await AnswerAPI.fetchListOfMine(server: $0, accessToken: $1) }.items.map(\.id) == [answer.id])
 
-            let post = try await service.posts.create(content: "Repository post")
-            #expect(try await other.posts.fetch(id: post.id).author?.nickname == "renamed")
-            #expect(try await other.posts.fetchList(pageSize: 10).items.contains { $0.id == post.id })
-            #expect(try await other.posts.toggleLike(id: post.id).isLiked)
+            let post = try await service.request { try await PostAPI.create(content: "Repository post", server: $0, accessToken: $1) }
+            #expect(try await other.request { try await PostAPI.fetch(id: post.id, server: $0, accessToken: $1) }.author?.nickname == "renamed")
+            #expect(try await other.request { try await PostAPI.fetchList(pageSize: 10, server: $0, accessToken: $1) }.items.contains { $0.id == post.id })
+            #expect(try await other.request { try await PostAPI.toggleLike(id: post.id, server: $0, accessToken: $1) }.isLiked)
 
-            let comment = try await other.comments.create(postID: post.id, content: "Hello from anonymous")
-            #expect(try await service.comments.fetchList(postID: post.id).items.map(\.id) == [comment.id])
-            let report = try await service.reports.create(targetType: .comment, targetID: comment.id, reason: "rude")
+            let comment = try await other.request { try await CommentAPI.create(postID: post.id, content: "Hello from anonymous", server: $0, accessToken: $1) }
+            #expect(try await service.request { try await CommentAPI.fetchList(postID: post.id, server: $0, accessToken: $1) }.items.map(\.id) == [comment.id])
+            let report = try await service.request { try await ReportAPI.create(targetType: .comment, targetID: comment.id, reason: "rude", server: $0, accessToken: $1) }
             #expect(report.targetId == comment.id)
 
-            let forbidden = await #expect(throws: NetworkError.self) { try await service.admin.fetchReports() }
+            let forbidden = await #expect(throws: NetworkError.self) { try await service.request { try await AdminAPI.fetchReports(server: $0, accessToken: $1) } }
             #expect(forbidden?.statusCode == 403)
 
-            try await other.comments.delete(id: comment.id)
-            try await service.answers.delete(id: answer.id)
-            try await service.posts.delete(id: post.id)
+            try await other.request { try await CommentAPI.delete(id: comment.id, server: $0, accessToken: $1) }
+            try await service.request { try await AnswerAPI.delete(id: answer.id, server: $0, accessToken: $1) }
+            try await service.request { try await PostAPI.delete(id: post.id, server: $0, accessToken: $1) }
             try await service.deleteAccount()
             #expect(try await service.isSignedIn() == false)
             try await other.signOut()
         }
 
         @Test("the admin repository lists reports for an admin", .adminAccount)
-        func adminRepository() async throws {
+        func adminAPI() async throws {
             let admin = try SlowTestEnvironment.service()
             try await admin.signIn(email: LiveServerEnvironment.adminEmail ?? "", password: LiveServerEnvironment.adminPassword ?? "")
             let member = try SlowTestEnvironment.service()
             try await member.signInAnonymously()
-            let post = try await member.posts.create(content: "Report me")
-            let report = try await member.reports.create(targetType: .post, targetID: post.id, reason: "test")
+            let post = try await member.request { try await PostAPI.create(content: "Report me", server: $0, accessToken: $1) }
+            let report = try await member.request { try await ReportAPI.create(targetType: .post, targetID: post.id, reason: "test", server: $0, accessToken: $1) }
 
-            let reports = try await admin.admin.fetchReports(pageSize: 100)
+            let reports = try await admin.request { try await AdminAPI.fetchReports(pageSize: 100, server: $0, accessToken: $1) }
             #expect(reports.items.contains { $0.id == report.id })
-            try await admin.posts.delete(id: post.id)
+            try await admin.request { try await PostAPI.delete(id: post.id, server: $0, accessToken: $1) }
             try await admin.signOut()
             try await member.signOut()
         }

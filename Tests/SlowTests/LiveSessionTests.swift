@@ -17,7 +17,7 @@ extension LiveServer {
             let service = try SlowTestEnvironment.service(store: store)
             let member = try await service.signInAnonymously()
             #expect(member.isAnonymous)
-            #expect(try await service.members.fetchMe() == member)
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
             let token = try #require(try await store.load()).accessToken
             let result = try await service.signOut()
             #expect(result.serverConfirmed)
@@ -41,7 +41,7 @@ extension LiveServer {
             var accessTokens: Set<AccessToken> = []
             for _ in 0..<3 {
                 try await Task.sleep(for: .seconds(lifetime + 0.5))
-                #expect(try await service.members.fetchMe() == member)
+                #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
                 accessTokens.insert(try #require(try await store.load()).accessToken)
             }
             #expect(accessTokens.count == 3)
@@ -69,7 +69,7 @@ extension LiveServer {
             var calls = 0
             while clock.now - start < .seconds(40) {
                 do {
-                    #expect(try await service.members.fetchMe() == member)
+                    #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
                 } catch {
                     failures.append(String(describing: error))
                 }
@@ -100,9 +100,9 @@ extension LiveServer {
             // (which the server forgives within its grace period).
             for _ in 0..<2 {
                 try await testMode.expireAccessTokens()
-                _ = try await service.members.fetchMe()
+                _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
             }
-            let error = await #expect(throws: SessionError.self) { try await stale.members.fetchMe() }
+            let error = await #expect(throws: SessionError.self) { try await stale.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
             #expect(error?.kind == .sessionEnded)
             #expect(error?.reason == .refreshTokenRejected(.refreshTokenReused))
             #expect(try await staleCopy.load() == nil)
@@ -110,7 +110,7 @@ extension LiveServer {
             #expect(await iterator.next() == .signedOut(.refreshTokenRejected(.refreshTokenReused)))
 
             // The server revoked the whole family: the original session is over too.
-            let original401 = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+            let original401 = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
             #expect(original401?.kind == .sessionEnded)
             #expect(try await original.load() == nil)
         }
@@ -130,14 +130,14 @@ extension LiveServer {
             // The app's preset retries these (its server forgives a lost response): three attempts in all.
             try await testMode.failNextRefreshes(mode, count: 3, seconds: mode == "hang" ? 3 : nil)
             let counters = try await testMode.counters()
-            let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+            let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
             #expect(error?.kind == .refreshFailed, "\(String(describing: error))")
             #expect(error?.isTransient == true)
             #expect(try await testMode.counters().refreshCalls - counters.refreshCalls == 3)
             #expect(try await store.load() == before)
 
             if mode == "hang" { try await Task.sleep(for: .seconds(3)) }
-            #expect(try await service.members.fetchMe() == member)
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
             #expect(try await store.load()?.refreshToken != before.refreshToken)
             try await testMode.reset()
             try await service.signOut()
@@ -164,7 +164,7 @@ extension LiveServer {
                 #expect(outcome.status == 0, "probe failed: \(outcome.errorOutput)")
                 #expect(outcome.output.components(separatedBy: "\n").filter { $0 == "ok \(member.id.uuidString)" }.count == 3)
             }
-            #expect(try await service.members.fetchMe() == member)
+            #expect(try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } == member)
             #expect(try await testMode.counters().refreshCalls - before == 1)
             try await service.signOut()
             #else

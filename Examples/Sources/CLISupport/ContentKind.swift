@@ -19,9 +19,9 @@ public enum ContentKind: String, CaseIterable, Sendable, Codable, ExpressibleByA
     /// author may, and an admin may delete anyone's.
     public func delete(id: Int, with service: RepositoryService) async throws {
         switch self {
-        case .post: try await service.posts.delete(id: id)
-        case .comment: try await service.comments.delete(id: id)
-        case .answer: try await service.answers.delete(id: id)
+        case .post: try await service.request { try await PostAPI.delete(id: id, server: $0, accessToken: $1) }
+        case .comment: try await service.request { try await CommentAPI.delete(id: id, server: $0, accessToken: $1) }
+        case .answer: try await service.request { try await AnswerAPI.delete(id: id, server: $0, accessToken: $1) }
         }
     }
 }

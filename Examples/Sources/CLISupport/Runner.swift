@@ -83,7 +83,7 @@ public enum Runner {
 enum AdminCheck {
     /// Asks the server who is signed in; throws ``ExitStatus/forbidden`` unless an admin.
     static func requireAdmin(_ service: RepositoryService) async throws {
-        let member = try await service.members.fetchMe()
+        let member = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         try requireAdmin(member)
     }
 

@@ -1,3 +1,4 @@
+import AppRepository
 public import ArgumentParser
 
 /// `whoami`: the signed-in member, as the server sees them.
@@ -13,7 +14,7 @@ public struct WhoAmICommand: AsyncParsableCommand {
 
     public func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.members.fetchMe())
+            try context.output.show(try await context.service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) })
         }
     }
 }

@@ -98,10 +98,10 @@ struct PerCallVariant: Sendable {
                 _ = try JSONCoding.makeDecoder().decode(Member.self, from: data)
             },
             PerCallVariant(name: staticURLSession) { _ = try await MemberAPI.fetchMe(server: server, accessToken: token) },
-            PerCallVariant(name: self.memory) { _ = try await memory.members.fetchMe() },
-            PerCallVariant(name: self.observed) { _ = try await observed.members.fetchMe() },
-            PerCallVariant(name: self.file) { _ = try await file.members.fetchMe() },
-            PerCallVariant(name: self.encrypted) { _ = try await encrypted.members.fetchMe() },
+            PerCallVariant(name: self.memory) { _ = try await memory.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } },
+            PerCallVariant(name: self.observed) { _ = try await observed.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } },
+            PerCallVariant(name: self.file) { _ = try await file.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } },
+            PerCallVariant(name: self.encrypted) { _ = try await encrypted.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } },
             PerCallVariant(name: rawAHCAsync) {
                 var request = HTTPClientRequest(url: url)
                 request.headers.add(name: "Authorization", value: bearer)
@@ -120,7 +120,7 @@ struct PerCallVariant: Sendable {
                 _ = try JSONCoding.makeDecoder().decode(Member.self, from: Data(body.readableBytesView))
             },
             PerCallVariant(name: staticAHC) { _ = try await MemberAPI.fetchMe(server: ahcServer, accessToken: token) },
-            PerCallVariant(name: self.memoryAHC) { _ = try await memoryAHC.members.fetchMe() },
+            PerCallVariant(name: self.memoryAHC) { _ = try await memoryAHC.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } },
         ]
     }
 }

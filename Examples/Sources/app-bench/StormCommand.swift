@@ -49,7 +49,7 @@ struct StormCommand: AsyncParsableCommand {
         } else {
             let service = RepositoryService(server: api, tokenStore: InMemoryTokenStore())
             _ = try await service.signInAnonymously()
-            call = { _ = try await service.members.fetchMe() }
+            call = { _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         }
         try await call()
         try await testMode.expireAccessTokens()

@@ -43,7 +43,7 @@ struct WorkerCommand: AsyncParsableCommand {
         while calls.map({ report.calls < $0 }) ?? true, deadline.map({ WallTime.now() < $0 }) ?? true {
             report.calls += 1
             do {
-                _ = try await service.members.fetchMe()
+                _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
             } catch {
                 report.failed += 1
                 if Self.isTransient(error) { report.transientFailures += 1 }

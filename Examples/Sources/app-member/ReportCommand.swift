@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -22,7 +23,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.reports.create(targetType: kind.targetType, targetID: id, reason: reason))
+            try context.output.show(try await context.service.request { try await ReportAPI.create(targetType: kind.targetType, targetID: id, reason: reason, server: $0, accessToken: $1) })
         }
     }
 }

@@ -1,14 +1,15 @@
+import AppSDKHarness
 import AppSDKTesting
 import Foundation
 import NetworkService
 import TokenStore
 import Testing
 
-/// A small OAuth 2.0 provider on 127.0.0.1 for `app-oauth`'s tests that need no real server:
-/// discovery, a token endpoint (client credentials, the device grant, refresh), device
-/// authorization, revocation and userinfo. Its tokens start with its ``name`` (`A-access-1`),
-/// so a test can tell which provider issued a stored token. ``settings`` make it slow, wrong
-/// or hostile where a test needs it.
+/// A small OAuth 2.0 provider on 127.0.0.1 for `app-oauth`'s tests that need no real server,
+/// scripted on the harness's ``FakeTokenServer``: discovery, a token endpoint (client
+/// credentials, the device grant, refresh), device authorization, revocation and userinfo. Its
+/// tokens start with its ``name`` (`A-access-1`), so a test can tell which provider issued a
+/// stored token. ``settings`` make it slow, wrong or hostile where a test needs it.
 final class FakeProvider: Sendable {
     /// The client secret its clients use (it accepts any).
     static let clientSecret = "fake-client-secret-7"
@@ -37,32 +38,57 @@ final class FakeProvider: Sendable {
 
     /// The first letters of its tokens.
     let name: String
+    /// The routes below, on the harness's one scriptable fake.
+    let fake = FakeTokenServer(notFound: .json(404, #"{"error":"not_found"}"#))
     private let http: LoopbackHTTPServer
     private let state: LockedValue<(settings: Settings, serial: Int)>
 
     /// `http://127.0.0.1:PORT`: the issuer.
     var issuer: String { http.baseURL }
     /// The paths of the requests it got, in order (`/token`, `/revoke`, ...).
-    var paths: [String] { http.requests.map { String($0.target.prefix { $0 != "?" }) } }
+    var paths: [String] { fake.requests.map(\.path) }
     /// The tokens sent to its revocation endpoint.
-    var revokedTokens: [String] {
-        http.requests.filter { $0.target == "/revoke" }.compactMap { Self.form($0.body)["token"] }
-    }
+    var revokedTokens: [String] { fake.requests(.post, "/revoke").compactMap { $0.form["token"] } }
 
     /// The `Authorization` header fields of the requests to its token endpoint.
-    var tokenAuthorizations: [String] {
-        http.requests.filter { $0.target == "/token" }.compactMap { $0.header("Authorization") }
-    }
+    var tokenAuthorizations: [String] { fake.requests(.post, "/token").compactMap { $0.header("Authorization") } }
 
     init(_ name: String, _ settings: Settings = Settings()) throws {
         self.name = name
         let state = LockedValue((settings: settings, serial: 0))
         self.state = state
-        let base = LockedValue("")
-        http = try LoopbackHTTPServer { request in
-            Self.handle(request, name: name, base: base.withLock { $0 }, state: state)
+        http = try fake.serveOnLoopback()
+        let base = http.baseURL
+        let settings: @Sendable () -> Settings = { state.withLock { $0.settings } }
+        fake.route(.get, "/.well-known/openid-configuration") { _ in
+            let document = """
+                {"issuer":"\(settings().namedIssuer ?? base)","token_endpoint":"\(base)/token",
+                 "device_authorization_endpoint":"\(base)/device","revocation_endpoint":"\(base)/revoke",
+                 "userinfo_endpoint":"\(base)/userinfo","authorization_endpoint":"\(base)/authorize",
+                 "code_challenge_methods_supported":["S256"],
+                 "grant_types_supported":["client_credentials","urn:ietf:params:oauth:grant-type:device_code","refresh_token"]}
+                """
+            return .delayed(settings().discoveryDelay, .json(200, document))
         }
-        base.withLock { $0 = http.baseURL }
+        fake.route(.post, "/device") { _ in
+            .json(200, object: ["device_code": "device-code-1", "user_code": settings().userCode,
+                                "verification_uri": settings().verificationURI ?? "\(base)/activate", "expires_in": 600,
+                                "interval": 1])
+        }
+        fake.route(.post, "/token") { request in
+            let settings = settings()
+            if let error = settings.tokenError { return .json(error.status, error.body) }
+            let serial = state.withLock { state in
+                state.serial += 1
+                return state.serial
+            }
+            var object: [String: Any] = ["access_token": settings.accessToken ?? "\(name)-access-\(serial)", "token_type": "Bearer"]
+            if let expiresIn = settings.expiresIn { object["expires_in"] = expiresIn }
+            if request.form["grant_type"] != "client_credentials" { object["refresh_token"] = "\(name)-refresh-\(serial)" }
+            return .json(200, object: object)
+        }
+        fake.route(.post, "/revoke") { _ in .delayed(settings().revocationDelay, .status(200)) }
+        fake.route(.get, "/userinfo") { _ in .json(200, settings().userinfo) }
     }
 
     /// Changes the settings.
@@ -76,66 +102,7 @@ final class FakeProvider: Sendable {
     /// Waits until a request for `path` has arrived (a test that races a command against
     /// another waits for the first one to get there); whether it did within `seconds`.
     func waitForRequest(_ path: String, seconds: Double = 30) async throws -> Bool {
-        let end = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < end {
-            if paths.contains(path) { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
-    }
-
-    private static func handle(_ request: LoopbackHTTPServer.Request, name: String, base: String,
-                               state: LockedValue<(settings: Settings, serial: Int)>) -> LoopbackHTTPServer.Reply {
-        let settings = state.withLock { $0.settings }
-        let form = Self.form(request.body)
-        switch (request.method, request.target) {
-        case ("GET", "/.well-known/openid-configuration"):
-            let document = """
-                {"issuer":"\(settings.namedIssuer ?? base)","token_endpoint":"\(base)/token",
-                 "device_authorization_endpoint":"\(base)/device","revocation_endpoint":"\(base)/revoke",
-                 "userinfo_endpoint":"\(base)/userinfo","authorization_endpoint":"\(base)/authorize",
-                 "code_challenge_methods_supported":["S256"],
-                 "grant_types_supported":["client_credentials","urn:ietf:params:oauth:grant-type:device_code","refresh_token"]}
-                """
-            return .delayed(settings.discoveryDelay, .json(200, document))
-        case ("POST", "/device"):
-            let uri = settings.verificationURI ?? "\(base)/activate"
-            let object: [String: Any] = ["device_code": "device-code-1", "user_code": settings.userCode,
-                                         "verification_uri": uri, "expires_in": 600, "interval": 1]
-            return .json(200, Self.json(object))
-        case ("POST", "/token"):
-            if let error = settings.tokenError { return .json(error.status, error.body) }
-            let serial = state.withLock { state in
-                state.serial += 1
-                return state.serial
-            }
-            var object: [String: Any] = ["access_token": settings.accessToken ?? "\(name)-access-\(serial)", "token_type": "Bearer"]
-            if let expiresIn = settings.expiresIn { object["expires_in"] = expiresIn }
-            if form["grant_type"] != "client_credentials" { object["refresh_token"] = "\(name)-refresh-\(serial)" }
-            return .json(200, Self.json(object))
-        case ("POST", "/revoke"):
-            return .delayed(settings.revocationDelay, .respond(status: 200))
-        case ("GET", "/userinfo"):
-            return .json(200, settings.userinfo)
-        default:
-            return .json(404, #"{"error":"not_found"}"#)
-        }
-    }
-
-    private static func json(_ object: [String: Any]) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data(), as: UTF8.self)
-    }
-
-    /// A form-encoded body's fields.
-    static func form(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            if parts.count == 2 { fields[parts[0]] = parts[1] }
-        }
-        return fields
+        try await fake.waitForRequest(path, seconds: seconds)
     }
 }
 

@@ -5,15 +5,14 @@ public import TokenStore
 /// The app's face of the session engine: a ``/SessionEngine/SessionService`` for the app's own
 /// server, with the app's sign-in helpers (`SessionService/signIn(email:password:)`,
 /// `SessionService/signUp(email:password:nickname:)`, …),
-/// `SessionService/deleteAccount()` and the repositories
-/// (`service.posts`, `service.members`, …) on top of
-/// ``/SessionEngine/SessionService/request(handler:)``.
+/// `SessionService/deleteAccount()`; every static API call goes through
+/// ``/SessionEngine/SessionService/request(handler:)``, which supplies the server and token.
 ///
 /// ```swift
 /// let store = try await EncryptedFileTokenStore(fileURL: url, key: .passphrase(passphrase))
 /// let service = RepositoryService(server: try Server(baseURL: "https://api.example.com"), tokenStore: store)
 /// try await service.signIn(email: "kim@example.com", password: "secret123")
-/// let mine = try await service.answers.fetchListOfMine(pageSize: 20)
+/// let mine = try await service.request { try await AnswerAPI.fetchListOfMine(pageSize: 20, server: $0, accessToken: $1) }
 /// let post = try await service.request { server, token in
 ///     try await PostAPI.fetch(id: 42, server: server, accessToken: token)
 /// }

@@ -3,9 +3,9 @@
 /// Ask for the next page with `threshold: page.nextThreshold`:
 ///
 /// ```swift
-/// var page = try await service.posts.fetchList(pageSize: 20)
+/// var page = try await service.request { try await PostAPI.fetchList(pageSize: 20, server: $0, accessToken: $1) }
 /// while let next = page.nextThreshold {
-///     page = try await service.posts.fetchList(threshold: next, pageSize: 20)
+///     page = try await service.request { try await PostAPI.fetchList(threshold: next, pageSize: 20, server: $0, accessToken: $1) }
 /// }
 /// ```
 public struct Page<Item: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {

@@ -57,7 +57,7 @@ public struct RefreshFailure: Sendable, Equatable, CustomStringConvertible {
     public let delivery: Delivery
 
     /// Creates a failure; `init(classifying:)` makes them from the refresher's errors.
-    public init(kind: Kind, statusCode: Int? = nil, retryAfter: TimeInterval? = nil, delivery: Delivery) {
+    package init(kind: Kind, statusCode: Int? = nil, retryAfter: TimeInterval? = nil, delivery: Delivery) {
         self.kind = kind
         self.statusCode = statusCode
         self.retryAfter = retryAfter.flatMap { $0.isFinite ? min(max($0, 0), 86_400) : nil }

@@ -7,9 +7,10 @@ public import TokenStore
 /// endpoint ahead of its route (a script), and reads back every request it received.
 ///
 /// It knows no protocol of its own: what a fake OAuth 2.0, JSON or OpenID Connect server
-/// answers is the routes a test (or a helper of its suite) installs. It answers through any
-/// transport: ``answer(_:)`` for a test transport in process, or ``serveOnLoopback()`` for a
-/// program in another process.
+/// answers is the routes a test (or a helper of its suite) installs. A route may be bound to
+/// one origin (a provider and its API on two hosts, say). It answers through any transport:
+/// ``answer(_:)`` for a test transport in process, or ``serveOnLoopback()`` for a program in
+/// another process.
 ///
 /// ```swift
 /// let fake = FakeTokenServer()
@@ -28,13 +29,18 @@ public final class FakeTokenServer: Sendable {
         public let headers: [String: String]
         /// The body (empty when there is none).
         public let body: Data
+        /// The scheme, host and port it was sent to, for example `https://api.example.test`, when
+        /// the transport knows them (`nil` on loopback: there is only one origin).
+        public let origin: String?
 
         /// A request of these parts.
-        public init(method: String, target: String, headers: [String: String] = [:], body: Data = Data()) {
+        public init(method: String, target: String, headers: [String: String] = [:], body: Data = Data(),
+                    origin: String? = nil) {
             self.method = method
             self.target = target
             self.headers = headers
             self.body = body
+            self.origin = origin
         }
 
         /// The target without its query.
@@ -45,15 +51,16 @@ public final class FakeTokenServer: Sendable {
             headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
 
-        /// The `application/x-www-form-urlencoded` body's fields (the last of a repeated name).
+        /// The `application/x-www-form-urlencoded` body's fields (the last of a repeated name; a
+        /// name without a value has the empty value).
         public var form: [String: String] {
             guard let text = String(data: body, encoding: .utf8) else { return [:] }
             var fields: [String: String] = [:]
             for pair in text.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
                     String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
                 }
-                if parts.count == 2 { fields[parts[0]] = parts[1] }
+                fields[parts[0]] = parts.count > 1 ? parts[1] : ""
             }
             return fields
         }
@@ -76,6 +83,8 @@ public final class FakeTokenServer: Sendable {
         case respond(status: Int, headers: [String: String], body: Data)
         /// No answer: the transport fails with this kind (on loopback, the connection is dropped).
         case fail(TransportError.Kind)
+        /// This answer, after this many seconds of the real clock (a slow endpoint).
+        indirect case delayed(TimeInterval, Reply)
 
         /// A JSON answer (`Content-Type: application/json`).
         public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Reply {
@@ -105,23 +114,31 @@ public final class FakeTokenServer: Sendable {
     private struct Key: Hashable {
         var method: String
         var path: String
+        /// `nil`: any origin.
+        var origin: String?
     }
 
     private struct State {
+        var notFound: Reply
         var routes: [Key: Route] = [:]
         var scripts: [Key: [Scripted]] = [:]
         var requests: [Request] = []
         var beforeAnswer: (@Sendable (Request) async -> Void)?
     }
 
-    private let state = LockedValue(State())
+    private let state: LockedValue<State>
 
-    /// A fake with no route: every request is answered 404 until a test installs routes.
-    public init() {}
+    /// A fake with no route: every request is answered `notFound` (a 404) until a test installs
+    /// routes.
+    public init(notFound: Reply = .json(404, #"{"detail":"Not found."}"#)) {
+        state = LockedValue(State(notFound: notFound))
+    }
 
-    /// Answers `method` `path` (the target without its query) with `route` from now on.
-    public func route(_ method: HTTPMethod, _ path: String, _ route: @escaping Route) {
-        state.withLock { $0.routes[Key(method: method.rawValue, path: path)] = route }
+    /// Answers `method` `path` (the target without its query) with `route` from now on: sent to
+    /// `origin` only (`https://api.example.test`, say), or to any origin when it is `nil`. A
+    /// route of the request's origin comes before one of any origin.
+    public func route(_ method: HTTPMethod, _ path: String, origin: String? = nil, _ route: @escaping Route) {
+        state.withLock { $0.routes[Key(method: method.rawValue, path: path, origin: origin)] = route }
     }
 
     /// The next answers of `method` `path`, ahead of its route (once spent, the route answers).
@@ -153,16 +170,18 @@ public final class FakeTokenServer: Sendable {
         return answerNow(request)
     }
 
-    /// Records `request` and answers it at once (no hook): from its script, else its route,
-    /// else 404.
+    /// Records `request` and answers it at once (no hook): from its script, else its route (of
+    /// its origin, else of any origin), else the not-found answer.
     public func answerNow(_ request: Request) -> Reply {
         let key = Key(method: request.method, path: request.path)
-        let (scripted, route): (Scripted?, Route?) = state.withLock { state in
+        let (scripted, route, notFound): (Scripted?, Route?, Reply) = state.withLock { state in
             state.requests.append(request)
             let next = state.scripts[key]?.isEmpty == false ? state.scripts[key]?.removeFirst() : nil
-            return (next, state.routes[key])
+            var onOrigin = key
+            onOrigin.origin = request.origin
+            return (next, state.routes[onOrigin] ?? state.routes[key], state.notFound)
         }
-        let routed: () -> Reply = { route?(request) ?? .json(404, #"{"detail":"Not found."}"#) }
+        let routed: () -> Reply = { route?(request) ?? notFound }
         switch scripted {
         case .reply(let reply)?: return reply
         case .route?, nil: return routed()

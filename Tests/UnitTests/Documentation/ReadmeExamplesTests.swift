@@ -13,10 +13,10 @@ import TokenStore
 func greet(server: Server, store: some TokenStore) async throws -> String {
     let service = RepositoryService(server: server, tokenStore: store)
     try await service.signIn(email: "kim@example.com", password: "secret123")
-    let me = try await service.members.fetchMe()                 // a repository call
-    let again = try await service.request { server, token in     // any static API call
+    let me = try await service.request { server, token in        // the service supplies both
         try await MemberAPI.fetchMe(server: server, accessToken: token)
     }
+    let again = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
     try await service.signOut()                   // on the server too, and locally even offline
     return "Hello, \(me.nickname) (\(again.id == me.id ? "same" : "another") member)"
 }

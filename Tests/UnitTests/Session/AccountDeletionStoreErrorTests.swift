@@ -28,14 +28,14 @@ struct AccountDeletionStoreErrorTests {
         // Later calls neither refresh nor call the API with the deleted account's tokens.
         let requestsAfterDeletion = fake.requests.count
         for _ in 0..<2 {
-            let later = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+            let later = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
             #expect(later?.kind == .sessionEndedCredentialsNotRemoved)
         }
         #expect(fake.requests.count == requestsAfterDeletion, "a later call went to the server")
 
         // Once the store works again, the next call removes them: not signed in.
         store.clearFailureKind.withLock { $0 = nil }
-        let afterRecovery = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let afterRecovery = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(afterRecovery?.kind == .notSignedIn)
         #expect(try await store.load() == nil)
 

@@ -34,7 +34,7 @@ struct EndedSessionStoreErrorTests {
 
     /// Makes the first call: the server rejects the refresh token and the store cannot be cleared.
     func endSessionWithoutRemoval() async -> SessionError? {
-        await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
     }
 
     /// Signs in again and returns every event up to that `signedIn`: so a test can check that
@@ -66,7 +66,7 @@ struct EndedSessionStoreErrorTests {
         _ = await endSessionWithoutRemoval()
         let requestsAfterFirstCall = fake.requests.count
         for _ in 0..<3 {
-            let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+            let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
             #expect(error?.kind == .sessionEndedCredentialsNotRemoved)
             #expect(error?.reason == .refreshTokenRejected(.invalidRefreshToken))
             #expect((error?.underlying as? TokenStoreError)?.kind == .unavailable)
@@ -89,7 +89,7 @@ struct EndedSessionStoreErrorTests {
         #expect(try await store.load() == dead)
 
         store.clearFailureKind.withLock { $0 = nil }
-        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.kind == .notSignedIn)
         #expect(try await store.load() == nil)
         #expect(try await service.isSignedIn() == false)
@@ -105,12 +105,12 @@ struct EndedSessionStoreErrorTests {
         fake.setRefreshBehaviour(.succeed)
 
         #expect(try await service.isSignedIn())
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         let usedOtherToken = fake.requests.last?.value(forHeaderField: "Authorization") == "Bearer \(other.accessToken.rawValue)"
         #expect(usedOtherToken)
 
         fake.expireAllAccessTokens()
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 2)
         let rotated = try #require(try await store.load())
         #expect(rotated.refreshToken != other.refreshToken)

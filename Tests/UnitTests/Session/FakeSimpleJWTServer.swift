@@ -109,11 +109,7 @@ final class FakeSimpleJWTServer: Sendable {
 
     /// Answers a request of a ``LoopbackHTTPServer``.
     func reply(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply {
-        switch fake.answerNow(FakeTokenServer.Request(method: request.method, target: request.target,
-                                                      headers: request.headers, body: request.body)) {
-        case let .respond(status, headers, body): return .respond(status: status, headers: headers, body: body)
-        case .fail: return .dropConnection
-        }
+        fake.answerNow(FakeTokenServer.Request(loopback: request)).loopback
     }
 
     /// The request's latency passes on the clock; its JSON body's fields.
@@ -129,16 +125,12 @@ final class FakeSimpleJWTServer: Sendable {
         state.serial += 1
         let exp = seconds + state.lifetime
         let claims = #"{"token_type":"access","exp":\#(exp),"iat":\#(seconds),"jti":"jti\#(state.serial)","user_id":1}"#
-        let access = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + Self.base64URL(claims) + ".c2lnbmF0dXJl\(state.serial)"
+        let access = FakeTokenServer.jwt(header: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9", claims: claims,
+                                         signature: "c2lnbmF0dXJl\(state.serial)")
         let refresh = "refresh-\(state.serial)-\(UUID().uuidString)"
         state.accessTokens[access] = exp
         state.refreshTokens[refresh] = false
         return #"{"access":"\#(access)","refresh":"\#(refresh)"}"#
-    }
-
-    static func base64URL(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 }
 

@@ -38,7 +38,7 @@ struct JoinedRefreshAccountTests {
         // starts a refresh, which the server holds.
         try await store.save(fake.issueCredentials(memberID: FakeAppServer.otherMemberID))
         fake.expireAllAccessTokens()
-        let second = Task { try await service.members.fetchMe() }
+        let second = Task { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         await refreshGate.waitForArrivals(1)
         // The first call's token is refused too: it joins the refresh in flight.
         await firstCallMayGoOn.open()

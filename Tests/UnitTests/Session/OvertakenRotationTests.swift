@@ -92,9 +92,9 @@ struct OvertakenRotationTests {
         fake.expireAllAccessTokens()
         fake.setRefreshBehaviour(.hang(gate))
 
-        let callOfA = Task { try await processA.members.fetchMe() }
+        let callOfA = Task { try await processA.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         await gate.waitForArrivals(1)
-        let callOfB = Task { try await processB.members.fetchMe() }
+        let callOfB = Task { try await processB.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         while fake.unauthorizedResponses < 2 { try await Task.sleep(for: .milliseconds(1)) }
         try await Task.sleep(for: .milliseconds(50))   // B waits for the section
         let overtaking = Task { try await overtake(processA) }

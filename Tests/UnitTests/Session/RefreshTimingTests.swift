@@ -56,7 +56,7 @@ struct RefreshTimingTests {
         let step = TimeInterval(lifetime) / 50
         var failures = 0
         while clock.now < end {
-            do { _ = try await service.members.fetchMe() } catch { failures += 1 }
+            do { _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } } catch { failures += 1 }
             clock.advance(by: step)
         }
         return (fake.refreshRequests, fake.unauthorizedResponses, failures)
@@ -90,10 +90,10 @@ struct RefreshTimingTests {
         let service = fake.service(store: InMemoryTokenStore())
         try await service.signIn(email: "kim@example.com", password: "password1")
         clock.advance(by: 8.9)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 0)
         clock.advance(by: 0.6)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 1)
         #expect(fake.unauthorizedResponses == 0)
     }

@@ -32,7 +32,7 @@ struct RepositoryServiceTests {
         clock.advance(by: 1000)
 
         let members = try await withThrowingTaskGroup(of: Member.self) { group in
-            for _ in 0..<100 { group.addTask { try await service.members.fetchMe() } }
+            for _ in 0..<100 { group.addTask { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(members.count == 100)
@@ -47,7 +47,7 @@ struct RepositoryServiceTests {
         fake.expireAllAccessTokens()
 
         let results = try await withThrowingTaskGroup(of: Member.self) { group in
-            for _ in 0..<100 { group.addTask { try await service.members.fetchMe() } }
+            for _ in 0..<100 { group.addTask { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(results.count == 100)
@@ -58,7 +58,7 @@ struct RepositoryServiceTests {
     func proactiveRefresh() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 0.5))
         let service = makeService(store: store)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 1)
         #expect(fake.unauthorizedResponses == 0)
         #expect(fake.apiRequests == ["GET /v1/members/me"])
@@ -68,9 +68,9 @@ struct RepositoryServiceTests {
     func noNeedlessRefresh() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 900))
         let service = makeService(store: store)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         clock.advance(by: 800)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 0)
     }
 
@@ -80,7 +80,7 @@ struct RepositoryServiceTests {
         let store = InMemoryTokenStore(credentials: credentials)
         let service = makeService(store: store)
         fake.setRefreshBehaviour(.serverError)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 1)
         #expect(try await store.load() == credentials)
     }
@@ -113,7 +113,7 @@ struct RepositoryServiceTests {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials())
         let service = makeService(store: store)
         fake.setAlwaysUnauthorized(true)
-        let error = await #expect(throws: NetworkError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: NetworkError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.statusCode == 401)
         #expect(fake.refreshRequests == 1)
         #expect(fake.apiRequests.count == 2)
@@ -123,7 +123,7 @@ struct RepositoryServiceTests {
     func forbiddenDoesNotRefresh() async throws {
         let store = InMemoryTokenStore(credentials: fake.issueCredentials())
         let service = makeService(store: store)
-        let error = await #expect(throws: NetworkError.self) { try await service.posts.fetch(id: 403) }
+        let error = await #expect(throws: NetworkError.self) { try await service.request { try await PostAPI.fetch(id: 403, server: $0, accessToken: $1) } }
         #expect(error?.statusCode == 403)
         #expect(fake.refreshRequests == 0)
         #expect(fake.apiRequests.count == 1)
@@ -137,14 +137,14 @@ struct RepositoryServiceTests {
         fake.expireAllAccessTokens()
         fake.setRefreshBehaviour(.reject(code: "invalid_refresh_token"))
 
-        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.kind == .sessionEnded)
         #expect(error?.reason == .refreshTokenRejected(.invalidRefreshToken))
         #expect(try await store.load() == nil)
         let received = await collect(events, count: 1)
         #expect(received == [.signedOut(.refreshTokenRejected(.invalidRefreshToken))])
 
-        let next = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let next = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(next?.kind == .notSignedIn)
     }
 
@@ -154,7 +154,7 @@ struct RepositoryServiceTests {
         let service = makeService(store: store)
         fake.expireAllAccessTokens()
         fake.setRefreshBehaviour(.reject(code: "refresh_token_reused"))
-        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.reason == .refreshTokenRejected(.refreshTokenReused))
         #expect(try await store.load() == nil)
     }
@@ -170,13 +170,13 @@ struct RepositoryServiceTests {
         fake.expireAllAccessTokens()
         fake.setRefreshBehaviour(behaviour)
 
-        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.kind == .refreshFailed)
         #expect(error?.isTransient == true)
         #expect(try await store.load() == credentials)
 
         fake.setRefreshBehaviour(.succeed)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(try await store.load()?.refreshToken != credentials.refreshToken)
         let received = await collect(events, count: 1)
         #expect(received == [.refreshed(accountID: FakeAppServer.memberID)])
@@ -201,7 +201,7 @@ struct RepositoryServiceTests {
     @Test("a caller cancelled while it waits for a shared refresh stops waiting; the refresh goes on for the others")
     func cancelledWaiter() async throws {
         let (_, service, gate, first) = try await startCallWithHungRefresh()
-        let second = Task { try await service.members.fetchMe() }
+        let second = Task { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         try await Task.sleep(for: .milliseconds(20))
         second.cancel()
         await #expect(throws: CancellationError.self) { try await second.value }
@@ -256,22 +256,22 @@ struct RepositoryServiceTests {
         let service = makeService(store: store, limit: RefreshLimit(maximumRefreshes: 3, interval: 30))
         fake.setAlwaysUnauthorized(true)
         for _ in 0..<3 {
-            let error = await #expect(throws: NetworkError.self) { try await service.members.fetchMe() }
+            let error = await #expect(throws: NetworkError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
             #expect(error?.statusCode == 401)
         }
-        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.kind == .refreshLimitExceeded)
         #expect(fake.refreshRequests == 3)
 
         clock.advance(by: 31)
-        await #expect(throws: NetworkError.self) { try await service.members.fetchMe() }
+        await #expect(throws: NetworkError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(fake.refreshRequests == 4)
     }
 
     @Test("a call without stored credentials says so")
     func notSignedIn() async throws {
         let service = makeService(store: InMemoryTokenStore())
-        let error = await #expect(throws: SessionError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: SessionError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.kind == .notSignedIn)
         #expect(fake.apiRequests.isEmpty)
     }
@@ -285,7 +285,7 @@ struct RepositoryServiceTests {
         let gate = Gate()
         fake.expireAllAccessTokens()
         fake.setRefreshBehaviour(.hang(gate))
-        let call = Task { try await service.members.fetchMe() }
+        let call = Task { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         await gate.waitForArrivals(1)
         return (store, service, gate, call)
     }

@@ -66,26 +66,26 @@ struct SessionHardeningTests {
         fake.expireAllAccessTokens()
         store.failSaves.withLock { $0 = true }
 
-        let error = await #expect(throws: TokenStoreError.self) { try await service.members.fetchMe() }
+        let error = await #expect(throws: TokenStoreError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.kind == .io)
         #expect(fake.refreshRequests == 1)
         #expect(try await store.load() == original)   // the disk still holds the retired token
 
         // Still failing: the calls work with the rotated tokens held in memory, no new refresh.
-        _ = try await service.members.fetchMe()
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 1)
 
         // The disk recovers: the next call saves them.
         store.failSaves.withLock { $0 = false }
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         let saved = try #require(try await store.load())
         #expect(saved.refreshToken != original.refreshToken)
         #expect(fake.refreshRequests == 1)
 
         // And a later refresh presents the rotated refresh token, not the retired one.
         fake.expireAllAccessTokens()
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 2)
         #expect(try await store.load()?.refreshToken != saved.refreshToken)
     }
@@ -97,13 +97,13 @@ struct SessionHardeningTests {
         let service = makeService(store: store)
         fake.expireAllAccessTokens()
         store.failSaves.withLock { $0 = true }
-        await #expect(throws: TokenStoreError.self) { try await service.members.fetchMe() }
+        await #expect(throws: TokenStoreError.self) { try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
 
         // Another program signs in (as the same member) and saves a fresh session.
         store.failSaves.withLock { $0 = false }
         let other = fake.issueCredentials()
         try await store.save(other)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(try await store.load() == other)
         let lastToken = fake.requests.last?.value(forHeaderField: "Authorization")
         #expect(lastToken == "Bearer \(other.accessToken.rawValue)")

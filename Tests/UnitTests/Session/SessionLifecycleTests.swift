@@ -91,8 +91,8 @@ struct SessionLifecycleTests {
         let second = makeService(store: InMemoryTokenStore())
         try await first.signIn(email: "kim@example.com", password: "password1")
         try await second.signIn(email: "other@example.com", password: "password1")
-        #expect(try await first.members.fetchMe().id.uuidString == FakeAppServer.memberID)
-        #expect(try await second.members.fetchMe().id.uuidString == FakeAppServer.otherMemberID)
+        #expect(try await first.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }.id.uuidString == FakeAppServer.memberID)
+        #expect(try await second.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }.id.uuidString == FakeAppServer.otherMemberID)
         try await first.signOut()
         #expect(try await second.isSignedIn())
     }
@@ -117,7 +117,7 @@ struct SessionLifecycleTests {
                                                                 accessTokenExpiresAt: nil, accountID: FakeAppServer.memberID))
         let service = RepositoryService(server: legacy, tokenStore: store,
                                         configuration: .init(refresher: refresher, refreshFailureRule: .rejecting(status: 400, codes: nil)))
-        let member = try await service.members.fetchMe()
+        let member = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(member.isAnonymous)
         #expect(try await store.load()?.refreshToken == "legacy-refresh-2")
     }

@@ -36,11 +36,11 @@ struct TransientStoreErrorTests {
         let store = UnavailableSectionStore(InMemoryTokenStore(credentials: fake.issueCredentials(expiresIn: 0.5)))
         let service = fake.service(store: store)
         store.failing.set(true)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 0)
         #expect(fake.unauthorizedResponses == 0)
         store.failing.set(false)
-        _ = try await service.members.fetchMe()
+        _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 1)
     }
 
@@ -53,7 +53,7 @@ struct TransientStoreErrorTests {
         let service = fake.service(store: store)
         store.failing.set(true)
         clock.advance(by: 1)
-        let error = await #expect(throws: TokenStoreError.self) { _ = try await service.members.fetchMe() }
+        let error = await #expect(throws: TokenStoreError.self) { _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.isTransient == true)
         #expect(try await store.load() == credentials)
     }

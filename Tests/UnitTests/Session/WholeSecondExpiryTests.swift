@@ -1,4 +1,5 @@
 import AppRepository
+import AppSDKHarness
 import AppSDKTesting
 import Foundation
 import NetworkService
@@ -66,7 +67,7 @@ struct WholeSecondExpiryTests {
     func storedLifetime() async throws {
         let (service, store, clock) = try Self.serviceWithoutServer()
         func jwt(_ claims: String) -> Tokens {
-            Tokens(accessToken: AccessToken("eyJhbGciOiJIUzI1NiJ9." + FakeSimpleJWTServer.base64URL(claims) + ".c2ln"), refreshToken: "r")
+            Tokens(accessToken: AccessToken(FakeTokenServer.jwt(header: "eyJhbGciOiJIUzI1NiJ9", claims: claims, signature: "c2ln")), refreshToken: "r")
         }
         try await service.startSession(tokens: jwt(#"{"sub":"kim","iat":1795860000,"exp":1795860300}"#))
         #expect(try await store.load()?.accessTokenExpiresAt == clock.now.addingTimeInterval(299))
@@ -77,7 +78,8 @@ struct WholeSecondExpiryTests {
     @Test("with expires_in too (glewlwyd: exp from a whole-second iat plus the lifetime), the earlier of the two is kept")
     func expiresInAndWholeSecondJWT() async throws {
         let (service, store, clock) = try Self.serviceWithoutServer()
-        let access = "eyJhbGciOiJIUzI1NiJ9." + FakeSimpleJWTServer.base64URL(#"{"sub":"kim","iat":1795860000,"exp":1795860005}"#) + ".c2ln"
+        let access = FakeTokenServer.jwt(header: "eyJhbGciOiJIUzI1NiJ9", claims: #"{"sub":"kim","iat":1795860000,"exp":1795860005}"#,
+                                         signature: "c2ln")
         try await service.startSession(tokens: Tokens(accessToken: AccessToken(access), refreshToken: "r", expiresIn: 5))
         let expiry = try #require(try await store.load()?.accessTokenExpiresAt)
         #expect(expiry <= Date(timeIntervalSince1970: 1_795_860_005), "\(expiry.timeIntervalSince1970) is past the server's exp")

@@ -1,9 +1,10 @@
+import AppSDKHarness
 import AppSDKTesting
 import Foundation
 import NetworkService
 
-/// Plays an RFC 6749 authorization server with a protected resource, through a
-/// ``TestTransport``: `/o/token/` (password and refresh_token grants, form-encoded, client
+/// Plays an RFC 6749 authorization server with a protected resource, scripted on the harness's
+/// ``FakeTokenServer``: `/o/token/` (password and refresh_token grants, form-encoded, client
 /// authenticated with HTTP Basic), `/o/revoke_token/` (RFC 7009) and `GET /api/me/`.
 /// Refresh tokens rotate; a used one is `invalid_grant`. Access tokens are opaque unless
 /// `jwtAccessTokens` is set.
@@ -30,15 +31,38 @@ final class FakeOAuthServer: Sendable {
     let state = TestMutex(State())
     let clock: TestClock
     let server: Server
+    /// The routes below, on the harness's one scriptable fake.
+    let fake = FakeTokenServer()
     private let transport: TestTransport
 
     init(clock: TestClock) throws {
         self.clock = clock
-        transport = TestTransport()
+        transport = TestTransport(serving: fake)
         server = try Server(baseURL: "http://127.0.0.1:8000", transport: transport)
-        transport.serve { [weak self] request in
-            guard let self else { throw TransportError(.cannotConnect) }
-            return self.handle(request)
+        // The routes hold the state and the clock, not this value.
+        let state = state
+        fake.route(.post, "/o/token/") { request in Self.token(request, state: state, now: clock.now) }
+        fake.route(.post, "/o/revoke_token/") { request in
+            let form = request.form
+            let token = form["token"] ?? ""
+            state.withLock { state in
+                state.revokedTokens.append(form["token_type_hint"] ?? "")
+                state.accessTokens[token] = nil
+                state.refreshTokens[token] = nil
+            }
+            return .status(200)
+        }
+        fake.route(.get, "/api/me/") { request in
+            let token = request.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
+            let now = clock.now
+            return state.withLock { state in
+                guard !state.refusesEveryAccessToken, let entry = state.accessTokens[token], entry.expires > now else {
+                    state.unauthorized += 1
+                    return .json(401, #"{"detail":"Authentication credentials were not provided."}"#,
+                                 headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#])
+                }
+                return .json(200, #"{"username":"\#(entry.username)"}"#)
+            }
         }
     }
 
@@ -49,15 +73,39 @@ final class FakeOAuthServer: Sendable {
         state.withLock { change(&$0) }
     }
 
-    private func issue(_ state: inout State, username: String) -> String {
+    private static func token(_ request: FakeTokenServer.Request, state: TestMutex<State>, now: Date) -> FakeTokenServer.Reply {
+        guard request.header("Authorization") == Self.basicAuthorization else {
+            return .json(401, #"{"error":"invalid_client"}"#)
+        }
+        let form = request.form
+        return state.withLock { state in
+            switch form["grant_type"] {
+            case "password":
+                guard form["password"] == "correct horse" else {
+                    return .json(400, #"{"error":"invalid_grant","error_description":"Invalid credentials given."}"#)
+                }
+                return .json(200, issue(&state, username: form["username"] ?? "", now: now))
+            case "refresh_token":
+                state.refreshCalls += 1
+                if state.failRefreshesWith500 { return .json(500, "<h1>Server Error (500)</h1>") }
+                let presented = form["refresh_token"] ?? ""
+                guard let entry = state.refreshTokens[presented], !entry.used else {
+                    return .json(state.invalidGrantStatus, #"{"error":"invalid_grant"}"#)
+                }
+                if state.rotates { state.refreshTokens[presented]?.used = true }
+                return .json(200, issue(&state, username: entry.username, now: now))
+            default:
+                return .json(400, #"{"error":"unsupported_grant_type"}"#)
+            }
+        }
+    }
+
+    private static func issue(_ state: inout State, username: String, now: Date) -> String {
         state.serial += 1
-        let now = clock.now
         let access: String
         if state.jwtAccessTokens {
             let claims = #"{"sub":"\#(username)","iat":\#(Int(now.timeIntervalSince1970)),"exp":\#(Int(now.timeIntervalSince1970 + state.lifetime))}"#
-            access = "eyJhbGciOiJIUzI1NiJ9." + Data(claims.utf8).base64EncodedString()
-                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_") + ".c2lnbmF0dXJl\(state.serial)"
+            access = FakeTokenServer.jwt(header: "eyJhbGciOiJIUzI1NiJ9", claims: claims, signature: "c2lnbmF0dXJl\(state.serial)")
         } else {
             access = "opaque-access-\(state.serial)"
         }
@@ -70,70 +118,13 @@ final class FakeOAuthServer: Sendable {
         return reply + "}"
     }
 
-    private func handle(_ request: HTTPRequest) -> TestTransport.Reply {
-        let form = Self.form(of: request)
-        switch (request.method, request.target) {
-        case (.post, "/o/token/"):
-            guard request.value(forHeaderField: "Authorization") == Self.basicAuthorization else {
-                return .json(401, #"{"error":"invalid_client"}"#)
-            }
-            return state.withLock { state in
-                switch form["grant_type"] {
-                case "password":
-                    guard form["password"] == "correct horse" else { return .json(400, #"{"error":"invalid_grant","error_description":"Invalid credentials given."}"#) }
-                    return .json(200, issue(&state, username: form["username"] ?? ""))
-                case "refresh_token":
-                    state.refreshCalls += 1
-                    if state.failRefreshesWith500 { return .json(500, "<h1>Server Error (500)</h1>") }
-                    let presented = form["refresh_token"] ?? ""
-                    guard let entry = state.refreshTokens[presented], !entry.used else {
-                        return .json(state.invalidGrantStatus, #"{"error":"invalid_grant"}"#)
-                    }
-                    if state.rotates { state.refreshTokens[presented]?.used = true }
-                    return .json(200, issue(&state, username: entry.username))
-                default:
-                    return .json(400, #"{"error":"unsupported_grant_type"}"#)
-                }
-            }
-        case (.post, "/o/revoke_token/"):
-            let token = form["token"] ?? ""
-            state.withLock { state in
-                state.revokedTokens.append(form["token_type_hint"] ?? "")
-                state.accessTokens[token] = nil
-                state.refreshTokens[token] = nil
-            }
-            return .status(200)
-        case (.get, "/api/me/"):
-            let token = request.value(forHeaderField: "Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
-            let now = clock.now
-            return state.withLock { state in
-                guard !state.refusesEveryAccessToken, let entry = state.accessTokens[token], entry.expires > now else {
-                    state.unauthorized += 1
-                    return TestTransport.Reply(status: 401, headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#],
-                                               body: Data(#"{"detail":"Authentication credentials were not provided."}"#.utf8))
-                }
-                return .json(200, #"{"username":"\#(entry.username)"}"#)
-            }
-        default:
-            return .json(404, #"{"detail":"Not found."}"#)
-        }
-    }
-
     static var basicAuthorization: String {
         "Basic " + Data("sdk-client:s3cret%3Awith%26odd%3Dchars".utf8).base64EncodedString()
     }
 
     /// The form fields of a request body.
     static func form(of request: HTTPRequest) -> [String: String] {
-        guard let body = request.body, let text = String(data: body, encoding: .utf8) else { return [:] }
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            if parts.count == 2 { fields[parts[0]] = parts[1] }
-        }
-        return fields
+        FakeTokenServer.Request(method: request.method.rawValue, target: request.target, body: request.body ?? Data()).form
     }
 }
 

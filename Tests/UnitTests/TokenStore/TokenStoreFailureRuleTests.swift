@@ -65,8 +65,8 @@ struct TokenStoreFailureRuleTests {
     func unknownVersion() async throws {
         try await TokenStoreTesting.withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("tokens.json")
-            try TokenStoreTesting.write(Array(#"{"version":2,"credentials":{}}"#.utf8), to: url)
-            try await expectRefused(FileTokenStore(fileURL: url), url: url, kind: .unsupportedFormatVersion, mentioning: ["version 2"])
+            try TokenStoreTesting.write(Array(#"{"version":3,"credentials":{}}"#.utf8), to: url)
+            try await expectRefused(FileTokenStore(fileURL: url), url: url, kind: .unsupportedFormatVersion, mentioning: ["version 3"])
         }
     }
 

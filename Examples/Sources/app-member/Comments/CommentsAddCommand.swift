@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -15,7 +16,7 @@ struct CommentsAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.comments.create(postID: postID, content: text))
+            try context.output.show(try await context.service.request { try await CommentAPI.create(postID: postID, content: text, server: $0, accessToken: $1) })
         }
     }
 }

@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -13,7 +14,7 @@ struct CommentsListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.comments.fetchList(postID: postID, threshold: page.threshold, pageSize: page.pageSize))
+            try context.output.show(try await context.service.request { try await CommentAPI.fetchList(postID: postID, threshold: page.threshold, pageSize: page.pageSize, server: $0, accessToken: $1) })
         }
     }
 }

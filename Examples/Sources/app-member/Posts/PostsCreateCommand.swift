@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -15,7 +16,7 @@ struct PostsCreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.posts.create(content: text, isAnonymous: anonymous))
+            try context.output.show(try await context.service.request { try await PostAPI.create(content: text, isAnonymous: anonymous, server: $0, accessToken: $1) })
         }
     }
 }

@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -12,7 +13,7 @@ struct PostsLikeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.posts.toggleLike(id: id))
+            try context.output.show(try await context.service.request { try await PostAPI.toggleLike(id: id, server: $0, accessToken: $1) })
         }
     }
 }

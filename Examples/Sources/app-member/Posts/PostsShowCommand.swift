@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -12,7 +13,7 @@ struct PostsShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.posts.fetch(id: id))
+            try context.output.show(try await context.service.request { try await PostAPI.fetch(id: id, server: $0, accessToken: $1) })
         }
     }
 }

@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -23,9 +24,9 @@ struct AnswerCommand: AsyncParsableCommand {
             if let questionID {
                 id = questionID
             } else {
-                id = try await service.questions.fetchToday().id
+                id = try await service.request { try await QuestionAPI.fetchToday(server: $0, accessToken: $1) }.id
             }
-            try context.output.show(try await service.answers.create(questionID: id, content: text))
+            try context.output.show(try await service.request { try await AnswerAPI.create(questionID: id, content: text, server: $0, accessToken: $1) })
         }
     }
 }

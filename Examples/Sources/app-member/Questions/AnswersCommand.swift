@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -13,7 +14,7 @@ struct AnswersCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            let answers = try await context.service.answers.fetchList(questionID: questionID, threshold: page.threshold, pageSize: page.pageSize)
+            let answers = try await context.service.request { try await AnswerAPI.fetchList(questionID: questionID, threshold: page.threshold, pageSize: page.pageSize, server: $0, accessToken: $1) }
             try context.output.show(answers)
         }
     }

@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -10,7 +11,7 @@ struct QuestionsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.questions.fetchList(threshold: page.threshold, pageSize: page.pageSize))
+            try context.output.show(try await context.service.request { try await QuestionAPI.fetchList(threshold: page.threshold, pageSize: page.pageSize, server: $0, accessToken: $1) })
         }
     }
 }

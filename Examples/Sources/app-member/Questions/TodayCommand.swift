@@ -1,3 +1,4 @@
+import AppRepository
 import ArgumentParser
 import CLISupport
 
@@ -9,7 +10,7 @@ struct TodayCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Runner.run(global) { context in
-            try context.output.show(try await context.service.questions.fetchToday())
+            try context.output.show(try await context.service.request { try await QuestionAPI.fetchToday(server: $0, accessToken: $1) })
         }
     }
 }

@@ -11,44 +11,64 @@ import TokenStore
 /// and PostgreSQL releases it by itself when the holder's connection ends: a process that
 /// dies, or whose network drops, never leaves the section locked.
 ///
-/// Waiting polls `pg_try_advisory_lock` (every 2 ms, doubling to 50 ms) instead of blocking
-/// in `pg_advisory_lock`, so the wait stops at once when the task is cancelled and the
-/// timeout is kept on this side, without a server-side `lock_timeout` left on a pooled
-/// connection.
+/// A free lock is taken at once (`pg_try_advisory_lock`). A held one is waited for in
+/// `pg_advisory_lock`, which PostgreSQL wakes when the holder releases it: no polling. The wait
+/// is ended, when the task is cancelled or the timeout passes, by closing the connection:
+/// PostgreSQL then drops the waiting query (and the lock, had it just been granted), and the
+/// pool replaces the connection. No server-side `lock_timeout` is left on a pooled connection.
 enum AdvisoryLock {
+    /// Why a wait was ended from this side.
+    private enum Ending: Sendable { case cancelled, timedOut }
+
     static func acquire(
         _ key: Int64, on connection: PostgresConnection, timeout: Duration?, cancellable: Bool, location: String
     ) async throws {
-        let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now + $0 }
-        var delay = Duration.milliseconds(2)
-        while true {
-            let acquired: Bool
-            do {
-                acquired = try await query(bool: "SELECT pg_try_advisory_lock($1)", key, on: connection)
-            } catch {
-                throw DatabaseErrors.map(error, location: location, doing: "taking the lock")
+        do {
+            if try await query(bool: "SELECT pg_try_advisory_lock($1)", key, on: connection) { return }
+        } catch {
+            throw DatabaseErrors.map(error, location: location, doing: "taking the lock")
+        }
+        if cancellable { try Task.checkCancellation() }
+        let ending = LockedValue<Ending?>(nil)
+        @Sendable func end(_ why: Ending) {
+            let first = ending.withLock { ending -> Bool in
+                guard ending == nil else { return false }
+                ending = why
+                return true
             }
-            if acquired { return }
-            if cancellable { try Task.checkCancellation() }
-            if let deadline, let timeout {
-                let left = deadline - clock.now
-                guard left > .zero else {
-                    throw TokenStoreError(
-                        kind: .lockFailed, path: location,
-                        reason: "another process held the exclusive section for longer than the lock timeout (\(timeout))"
-                    )
-                }
-                delay = min(delay, left)
+            if first { Task { try? await connection.close() } }
+        }
+        let timer = timeout.map { timeout in
+            Task {
+                do { try await Task.sleep(for: timeout) } catch { return }
+                end(.timedOut)
             }
-            if cancellable {
-                try await Task.sleep(for: delay)
-            } else {
-                // A save that started finishes: sleep in a task that is not cancelled with this one.
-                let pause = delay
-                await Task.detached { try? await Task.sleep(for: pause) }.value
+        }
+        defer { timer?.cancel() }
+        var failure: (any Error)?
+        do {
+            var binds = PostgresBindings()
+            binds.append(key)
+            try await withTaskCancellationHandler {
+                try await Statement.execute("SELECT pg_advisory_lock($1)", binds, on: connection)
+            } onCancel: {
+                if cancellable { end(.cancelled) }
             }
-            delay = min(delay * 2, .milliseconds(50))
+        } catch {
+            failure = error
+        }
+        // Ended from this side (even if the lock was granted just then: the connection is
+        // closing, and the lock goes with it).
+        switch ending.withLock({ $0 }) {
+        case .timedOut?:
+            throw TokenStoreError(
+                kind: .lockFailed, path: location,
+                reason: "another process held the exclusive section for longer than the lock timeout (\(timeout.map { "\($0)" } ?? "none"))"
+            )
+        case .cancelled?:
+            throw CancellationError()
+        case nil:
+            if let failure { throw DatabaseErrors.map(failure, location: location, doing: "taking the lock") }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
-import PostgresTokenStore
+import PostgresNIO
+@testable import PostgresTokenStore
 import Testing
 import TokenStore
 
@@ -57,6 +58,54 @@ struct ExclusiveAccessTests {
         #expect(waited >= .milliseconds(500) && waited < .seconds(3))
         try await holding.value
         try await waiter.withExclusiveAccess {}   // free again
+        await holder.shutdown()
+        await waiter.shutdown()
+    }
+
+    @Test("a waiter waits in one pg_advisory_lock query that PostgreSQL wakes, not in a loop of tries")
+    func waiterDoesNotPoll() async throws {
+        let table = TestDatabase.uniqueTable()
+        let holder = try await TestDatabase.store(table: table)
+        let waiter = try await TestDatabase.store(table: table, lockTimeout: .seconds(30))
+        let entered = AsyncStream.makeStream(of: Void.self)
+        let release = AsyncStream.makeStream(of: Void.self)
+        let holding = Task {
+            try await holder.withExclusiveAccess {
+                entered.continuation.yield()
+                for await _ in release.stream { break }
+            }
+        }
+        for await _ in entered.stream { break }
+        let waiting = Task { try await waiter.withExclusiveAccess {} }
+        // The waiting query, as PostgreSQL sees it: one backend blocked on a lock since the
+        // same moment, 300 ms apart (tries in a loop would each be a new, short query).
+        func blockedQueries() async throws -> [String] {
+            let key = UInt64(bitPattern: AdvisoryLockKey.make(table: table, account: "kim"))
+            return try await TestDatabase.withConnection { connection in
+                var binds = PostgresBindings()
+                binds.append(Int64(key >> 32))
+                binds.append(Int64(key & 0xffff_ffff))
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+                    SELECT a.pid::text || ' ' || a.query_start::text FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
+                    WHERE l.locktype = 'advisory' AND NOT l.granted AND l.classid::int8 = $1 AND l.objid::int8 = $2
+                      AND a.state = 'active' AND a.query LIKE 'SELECT pg_advisory_lock(%'
+                    """, binds: binds), logger: connection.logger)
+                var found: [String] = []
+                for try await value in rows.decode(String.self) { found.append(value) }
+                return found
+            }
+        }
+        var first: [String] = []
+        for _ in 0..<100 where first.isEmpty {
+            first = try await blockedQueries()
+            if first.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(first.count == 1, "blocked waiting queries: \(first.count)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await blockedQueries() == first)
+        release.continuation.yield()
+        try await holding.value
+        try await waiting.value
         await holder.shutdown()
         await waiter.shutdown()
     }
@@ -157,6 +206,7 @@ struct ExclusiveAccessTests {
         let result = await waiting.result
         #expect(throws: CancellationError.self) { try result.get() }
         try await holding.value
+        try await waiter.withExclusiveAccess {}   // not left taken by the wait that was ended
         await holder.shutdown()
         await waiter.shutdown()
     }

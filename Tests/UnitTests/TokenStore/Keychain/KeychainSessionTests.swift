@@ -22,7 +22,7 @@ struct KeychainSessionTests {
         let session = fake.service(store: KeychainTokenStore(service: service, keychain: keychain))
         let events = session.events()
         do {
-            _ = try await session.members.fetchMe()
+            _ = try await session.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
             Issue.record("the call succeeded with a locked Keychain")
         } catch let error as TokenStoreError {
             #expect(error.kind == .unavailable)
@@ -31,7 +31,7 @@ struct KeychainSessionTests {
             Issue.record("expected the store's transient error, got \(error)")
         }
         keychain.setDeviceState(.unlocked)
-        _ = try await session.members.fetchMe()
+        _ = try await session.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(try await KeychainTokenStore(service: service, keychain: keychain).load() == credentials)
         #expect(fake.refreshRequests == 0)
         try await session.signOut()
@@ -53,11 +53,11 @@ struct KeychainSessionTests {
         let session = fake.service(store: store)
         keychain.setDeviceState(.locked)
         clock.advance(by: 1)
-        let error = await #expect(throws: TokenStoreError.self) { _ = try await session.members.fetchMe() }
+        let error = await #expect(throws: TokenStoreError.self) { _ = try await session.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.isTransient == true)
         keychain.setDeviceState(.unlocked)
         #expect(try await store.load() == credentials)
-        _ = try await session.members.fetchMe()
+        _ = try await session.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(fake.refreshRequests == 1)
     }
 
@@ -72,11 +72,11 @@ struct KeychainSessionTests {
         let session = fake.service(store: store)
         clock.advance(by: 29.5)   // due for a refresh (within the margin), still valid
         let sectionsBefore = recorded.begun
-        _ = try await session.members.fetchMe()
+        _ = try await session.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(recorded.begun == sectionsBefore + 1, "the refresh ahead was tried")
         #expect(fake.refreshRequests == 0)
         clock.advance(by: 60)
-        let error = await #expect(throws: TokenStoreError.self) { _ = try await session.members.fetchMe() }
+        let error = await #expect(throws: TokenStoreError.self) { _ = try await session.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } }
         #expect(error?.kind == .unavailable)
         #expect(fake.refreshRequests == 0)
         #expect(try await store.load() == credentials)

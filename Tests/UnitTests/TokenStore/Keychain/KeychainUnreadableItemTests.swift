@@ -35,7 +35,7 @@ struct KeychainUnreadableItemTests {
 
     @Test("an item of another format version is moved aside too; clear moves it aside instead of deleting it")
     func clearMovesItAside() async throws {
-        let newer = Array(#"{"version":2,"credentials":{}}"#.utf8)
+        let newer = Array(#"{"version":3,"credentials":{}}"#.utf8)
         keychain.plant(newer, as: item)
         let store = KeychainTokenStore(service: service, keychain: keychain)
         try await store.clear()
