@@ -43,10 +43,19 @@ public struct Credentials: Sendable, Equatable, Codable {
     /// Credentials with a key are stored as format version 2, which releases before 0.10 refuse
     /// to read (rather than drop the key): upgrade every process sharing a store before enabling
     /// DPoP. Their `Codable` form holds the private key (as it holds the tokens).
-    public var dpopKey: DPoPKey?
+    public var dpopKey: DPoPKey? {
+        get { binding?.key }
+        set { binding = DPoPBinding.make(key: newValue, tokenType: accessTokenType) }
+    }
     /// The access token's type as the server gave it (`"DPoP"`, RFC 9449 §5), or `nil` for
     /// Bearer. Stored in format version 2 only.
-    public var accessTokenType: String?
+    public var accessTokenType: String? {
+        get { binding?.tokenType }
+        set { binding = DPoPBinding.make(key: dpopKey, tokenType: newValue) }
+    }
+    /// ``dpopKey`` and ``accessTokenType`` in one immutable object, `nil` for a bearer session:
+    /// a value copied through every call and refresh carries one reference for them.
+    private var binding: DPoPBinding?
 
     /// Creates credentials from the values a sign-in or refresh returned.
     public init(accessToken: AccessToken, refreshToken: String, accessTokenExpiresAt: Date?, accountID: String,
@@ -156,5 +165,26 @@ extension Credentials: CustomReflectable {
             children += [("accessTokenType", accessTokenType as Any), ("dpopKey", dpopKey as Any)]
         }
         return Mirror(self, children: children)
+    }
+}
+
+/// A session's DPoP key and access-token type, which ``Credentials`` keeps behind one
+/// reference.
+private final class DPoPBinding: Sendable, Equatable {
+    let key: DPoPKey?
+    let tokenType: String?
+
+    private init(key: DPoPKey?, tokenType: String?) {
+        self.key = key
+        self.tokenType = tokenType
+    }
+
+    /// The binding of `key` and `tokenType`, or `nil` when both are.
+    static func make(key: DPoPKey?, tokenType: String?) -> DPoPBinding? {
+        key == nil && tokenType == nil ? nil : DPoPBinding(key: key, tokenType: tokenType)
+    }
+
+    static func == (lhs: DPoPBinding, rhs: DPoPBinding) -> Bool {
+        lhs.key == rhs.key && lhs.tokenType == rhs.tokenType
     }
 }

@@ -16,16 +16,34 @@ public import NetworkService
 /// The session engine makes keys at sign-in; a store only keeps them.
 public struct DPoPKey: Sendable, Equatable {
     /// The JWS algorithm the key signs with: `"ES256"` or `"EdDSA"`.
-    public let algorithm: String
+    public var algorithm: String { storage.algorithm }
     /// The public half: what a proof carries in its `jwk` and a server binds tokens to.
-    public var publicKey: DPoPPublicKey { coordinates.publicKey }
+    public var publicKey: DPoPPublicKey { storage.coordinates.publicKey }
     /// The public key's JWK thumbprint (RFC 7638, base64url SHA-256): the `jkt` a server binds
     /// the session's tokens to.
-    public let thumbprint: String
+    public var thumbprint: String { storage.thumbprint }
     /// The public key's members, as the store writes them in `jwk`.
-    package let coordinates: DPoPKeyCoordinates
+    package var coordinates: DPoPKeyCoordinates { storage.coordinates }
     /// The private part: never printed, never in an error.
-    package let material: DPoPKeyMaterial
+    package var material: DPoPKeyMaterial { storage.material }
+
+    /// The key's parts, in one immutable object: a `Credentials` value (copied through every
+    /// call and refresh) carries one reference, not the key's members.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let algorithm: String
+        let thumbprint: String
+        let coordinates: DPoPKeyCoordinates
+        let material: DPoPKeyMaterial
+
+        init(algorithm: String, coordinates: DPoPKeyCoordinates, material: DPoPKeyMaterial) {
+            self.algorithm = algorithm
+            self.coordinates = coordinates
+            self.material = material
+            thumbprint = coordinates.publicKey.thumbprint
+        }
+    }
 
     /// The algorithms a stored key may have.
     package static let algorithms = ["ES256", "EdDSA"]
@@ -33,10 +51,13 @@ public struct DPoPKey: Sendable, Equatable {
     /// A key of `algorithm` whose public members are `coordinates` and private part `material`.
     /// The caller makes sure they belong together (the store's reader checks what it can).
     package init(algorithm: String, coordinates: DPoPKeyCoordinates, material: DPoPKeyMaterial) {
-        self.algorithm = algorithm
-        self.coordinates = coordinates
-        self.material = material
-        thumbprint = coordinates.publicKey.thumbprint
+        storage = Storage(algorithm: algorithm, coordinates: coordinates, material: material)
+    }
+
+    /// Two keys are equal when their algorithm, public members and private part are.
+    public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool {
+        lhs.storage === rhs.storage || (lhs.algorithm == rhs.algorithm && lhs.coordinates == rhs.coordinates
+                                         && lhs.material == rhs.material)
     }
 }
 
