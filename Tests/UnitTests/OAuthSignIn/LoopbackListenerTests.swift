@@ -215,9 +215,7 @@ struct LoopbackListenerTests {
 
     @Test("a fixed redirect port (a server that matches redirect URIs exactly): the redirect URI names it, twice in a row")
     func fixedRedirectPort() async throws {
-        let probe = try LoopbackListener()
-        let port = UInt16(probe.port)
-        probe.close()
+        let port = try Self.portOutsideTheEphemeralRange()
         let fake = try FakeOIDCServer()
         let provider = try await fake.provider()
         for _ in 0..<2 {
@@ -230,6 +228,20 @@ struct LoopbackListenerTests {
             })
             #expect(result.accountID == "user-42")
         }
+    }
+
+    /// A port that was free a moment ago, below Linux's ephemeral range (32768–60999): a
+    /// port the system picked for a listener could be given to another test's connection or
+    /// listener as soon as it is closed, before the flow binds it again.
+    static func portOutsideTheEphemeralRange() throws -> UInt16 {
+        for _ in 0..<50 {
+            let candidate = UInt16.random(in: 20_000..<32_000)
+            if let probe = try? LoopbackListener(port: candidate) {
+                probe.close()
+                return candidate
+            }
+        }
+        throw SignInError(.loopbackFailed)
     }
 
     @Test("a fixed redirect port another program listens on ends at once with loopbackFailed(.bind), naming the port, before the browser opens")
