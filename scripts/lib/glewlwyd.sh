@@ -52,6 +52,15 @@
 #           APP_GLEWLWYD_SERVICE_SCOPE=conformance
 #           APP_GLEWLWYD_ACCESS_TOKEN_LIFETIME=SECONDS
 #       and the server's pid to STATE_DIR/pid; its log is STATE_DIR/server.log.
+#       With GLEWLWYD_DPOP=1, two more instances of the plugin, on the same clients and user:
+#       `oidc-dpop` (DPoP allowed: a proof's `iat` from 60 s before to 5 s after the server's
+#       clock; revocation and introspection for confidential clients) and `oidc-dpop-nonce`
+#       (the same, nonces required; the nonce, one per client, changes after
+#       GLEWLWYD_DPOP_NONCE_COUNTER accepted proofs), and STATE_DIR/env gains:
+#           APP_GLEWLWYD_DPOP_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop
+#           APP_GLEWLWYD_DPOP_NONCE_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop-nonce
+#       What glewlwyd's DPoP does with RFC 9449 proofs: docs/OTHER-SERVERS.md, "glewlwyd and
+#       DPoP"; scripts/lib/glewlwyd-dpop-probe.py checks it against a running server.
 #   stop STATE_DIR
 #       TERM, up to 5 s, then KILL. Does nothing when the server is not running.
 #
@@ -60,6 +69,8 @@
 #   GLEWLWYD_INIT_SQL               the SQLite init script (default: the package's, found below)
 #   GLEWLWYD_ACCESS_TOKEN_SECONDS   access token lifetime (default 3)
 #   GLEWLWYD_START_TIMEOUT          seconds to wait for the server to answer (default 15)
+#   GLEWLWYD_DPOP                   1: the DPoP instances too (default 0: only `oidc`)
+#   GLEWLWYD_DPOP_NONCE_COUNTER     accepted proofs per nonce at oidc-dpop-nonce (default 3)
 #
 # Needs sqlite3 (a dependency of the package), curl and python3 (a free port, random secrets).
 # No secret is passed on a command line (curl reads request bodies from its standard input)
