@@ -56,7 +56,7 @@
 #       `oidc-dpop` (DPoP allowed: a proof's `iat` from 60 s before to 5 s after the server's
 #       clock; revocation and introspection for confidential clients) and `oidc-dpop-nonce`
 #       (the same, nonces required; the nonce, one per client, changes after
-#       GLEWLWYD_DPOP_NONCE_COUNTER accepted proofs), and STATE_DIR/env gains:
+#       GLEWLWYD_DPOP_NONCE_COUNTER + 1 accepted proofs), and STATE_DIR/env gains:
 #           APP_GLEWLWYD_DPOP_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop
 #           APP_GLEWLWYD_DPOP_NONCE_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop-nonce
 #       What glewlwyd's DPoP does with RFC 9449 proofs: docs/OTHER-SERVERS.md, "glewlwyd and
@@ -70,7 +70,7 @@
 #   GLEWLWYD_ACCESS_TOKEN_SECONDS   access token lifetime (default 3)
 #   GLEWLWYD_START_TIMEOUT          seconds to wait for the server to answer (default 15)
 #   GLEWLWYD_DPOP                   1: the DPoP instances too (default 0: only `oidc`)
-#   GLEWLWYD_DPOP_NONCE_COUNTER     accepted proofs per nonce at oidc-dpop-nonce (default 3)
+#   GLEWLWYD_DPOP_NONCE_COUNTER     oidc-dpop-nonce makes a new nonce every COUNTER + 1 accepted proofs (default 3)
 #
 # Needs sqlite3 (a dependency of the package), curl and python3 (a free port, random secrets).
 # No secret is passed on a command line (curl reads request bodies from its standard input)
@@ -355,7 +355,7 @@ _glewlwyd_setup() {
     # and the same with nonces required. glewlwyd's DPoP settings: `oauth-dpop-iat-duration`,
     # how old a proof's `iat` may be (it is mandatory once DPoP is allowed), and
     # `-iat-gap-duration`, how far ahead of the server's clock; `-nonce-mandatory` with
-    # `-nonce-counter`, the number of accepted proofs after which the nonce changes.
+    # `-nonce-counter`: a new nonce every counter + 1 accepted proofs (the count is per client).
     if [ "${GLEWLWYD_DPOP:-0}" = 1 ]; then
         local dpop='"oauth-dpop-allowed": true, "oauth-dpop-iat-duration": 60, "oauth-dpop-iat-gap-duration": 5,
   "introspection-revocation-allowed": true, "introspection-revocation-allow-target-client": true,'
