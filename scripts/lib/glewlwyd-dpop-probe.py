@@ -224,7 +224,7 @@ def userinfo(server, issuer, token, key, **proof_options):
 def main():
     args = [a for a in sys.argv[1:] if a != "-v"]
     if len(args) != 1:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        print("usage:\n" + "\n".join(__doc__.strip().splitlines()[2:5]), file=sys.stderr)
         return 2
     server = Server(args[0])
     if "APP_GLEWLWYD_DPOP_ISSUER" not in server.env:
