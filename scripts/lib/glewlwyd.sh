@@ -52,6 +52,15 @@
 #           APP_GLEWLWYD_SERVICE_SCOPE=conformance
 #           APP_GLEWLWYD_ACCESS_TOKEN_LIFETIME=SECONDS
 #       and the server's pid to STATE_DIR/pid; its log is STATE_DIR/server.log.
+#       With GLEWLWYD_DPOP=1, two more instances of the plugin, on the same clients and user:
+#       `oidc-dpop` (DPoP allowed: a proof's `iat` from 60 s before to 5 s after the server's
+#       clock; revocation and introspection for confidential clients) and `oidc-dpop-nonce`
+#       (the same, nonces required; the nonce, one per client, changes after
+#       GLEWLWYD_DPOP_NONCE_COUNTER + 1 accepted proofs), and STATE_DIR/env gains:
+#           APP_GLEWLWYD_DPOP_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop
+#           APP_GLEWLWYD_DPOP_NONCE_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop-nonce
+#       What glewlwyd's DPoP does with RFC 9449 proofs: docs/OTHER-SERVERS.md, "glewlwyd and
+#       DPoP"; scripts/lib/glewlwyd-dpop-probe.py checks it against a running server.
 #   stop STATE_DIR
 #       TERM, up to 5 s, then KILL. Does nothing when the server is not running.
 #
@@ -60,6 +69,8 @@
 #   GLEWLWYD_INIT_SQL               the SQLite init script (default: the package's, found below)
 #   GLEWLWYD_ACCESS_TOKEN_SECONDS   access token lifetime (default 3)
 #   GLEWLWYD_START_TIMEOUT          seconds to wait for the server to answer (default 15)
+#   GLEWLWYD_DPOP                   1: the DPoP instances too (default 0: only `oidc`)
+#   GLEWLWYD_DPOP_NONCE_COUNTER     oidc-dpop-nonce makes a new nonce every COUNTER + 1 accepted proofs (default 3)
 #
 # Needs sqlite3 (a dependency of the package), curl and python3 (a free port, random secrets).
 # No secret is passed on a command line (curl reads request bodies from its standard input)
@@ -296,19 +307,21 @@ APP_GLEWLWYD_SERVICE_SCOPE=conformance
 APP_GLEWLWYD_ACCESS_TOKEN_LIFETIME=$lifetime
 EOF
     )
+    if [ "${GLEWLWYD_DPOP:-0}" = 1 ]; then
+        cat >>"$dir/env" <<EOF
+APP_GLEWLWYD_DPOP_ISSUER=$issuer-dpop
+APP_GLEWLWYD_DPOP_NONCE_ISSUER=$issuer-dpop-nonce
+EOF
+    fi
 }
 
-# The plugin instance, scope, user and clients, made through the admin API as the init SQL's
-# admin, whose password is then made random.
-_glewlwyd_setup() {
-    local dir=$1 issuer=$2 redirect_port=$3 lifetime=$4 password=$5 service_secret=$6 admin_password=$7 signing_key=$8
-    (umask 077 && : >"$dir/admin-cookies" && printf '%s\n' "$admin_password" >"$dir/admin-password") || return 1
-    _glewlwyd_call "$dir" POST /auth/ <<<'{"username":"admin","password":"password"}' || return 1
-
-    # The OpenID Connect plugin. Its parameter names are those of glewlwyd's
-    # src/plugin/protocol_oidc.c (the admin page's "Parameters/Plugins" form writes the same).
-    _glewlwyd_call "$dir" POST /mod/plugin/ <<EOF || return 1
-{"module": "oidc", "name": "oidc", "display_name": "OpenID Connect", "enabled": true, "parameters": {
+# _glewlwyd_plugin DIR NAME DISPLAY_NAME ISSUER LIFETIME SIGNING_KEY EXTRA: makes the OpenID
+# Connect plugin instance NAME (served under /api/NAME); EXTRA is a JSON fragment of more
+# parameters, each followed by a comma.
+_glewlwyd_plugin() {
+    local dir=$1 name=$2 display_name=$3 issuer=$4 lifetime=$5 signing_key=$6 extra=$7
+    _glewlwyd_call "$dir" POST /mod/plugin/ <<EOF
+{"module": "oidc", "name": "$name", "display_name": "$display_name", "enabled": true, "parameters": {
   "iss": "$issuer",
   "jwt-type": "sha", "jwt-key-size": "256", "key": "$signing_key",
   "access-token-duration": $lifetime, "refresh-token-duration": 1209600, "code-duration": 600,
@@ -320,9 +333,38 @@ _glewlwyd_setup() {
   "device-authorization-expiration": 600, "device-authorization-interval": 1,
   "pkce-allowed": true, "pkce-method-plain-allowed": false,
   "name-claim": "mandatory", "email-claim": "no", "scope-claim": "no",
+  $extra
   "jwks-show": true
 }}
 EOF
+}
+
+# The plugin instances, scope, user and clients, made through the admin API as the init SQL's
+# admin, whose password is then made random.
+_glewlwyd_setup() {
+    local dir=$1 issuer=$2 redirect_port=$3 lifetime=$4 password=$5 service_secret=$6 admin_password=$7 signing_key=$8
+    (umask 077 && : >"$dir/admin-cookies" && printf '%s\n' "$admin_password" >"$dir/admin-password") || return 1
+    _glewlwyd_call "$dir" POST /auth/ <<<'{"username":"admin","password":"password"}' || return 1
+
+    # The OpenID Connect plugin. Its parameter names are those of glewlwyd's
+    # src/plugin/protocol_oidc.c (the admin page's "Parameters/Plugins" form writes the same).
+    _glewlwyd_plugin "$dir" oidc "OpenID Connect" "$issuer" "$lifetime" "$signing_key" '' || return 1
+    # With GLEWLWYD_DPOP=1, two more instances of it on the same clients, users and database:
+    # DPoP allowed (proofs checked whenever a DPoP header comes, `dpop_jkt` read from
+    # authorization requests, `dpop_signing_alg_values_supported` in the discovery document),
+    # and the same with nonces required. glewlwyd's DPoP settings: `oauth-dpop-iat-duration`,
+    # how old a proof's `iat` may be (it is mandatory once DPoP is allowed), and
+    # `-iat-gap-duration`, how far ahead of the server's clock; `-nonce-mandatory` with
+    # `-nonce-counter`: a new nonce every counter + 1 accepted proofs (the count is per client).
+    if [ "${GLEWLWYD_DPOP:-0}" = 1 ]; then
+        local dpop='"oauth-dpop-allowed": true, "oauth-dpop-iat-duration": 60, "oauth-dpop-iat-gap-duration": 5,
+  "introspection-revocation-allowed": true, "introspection-revocation-allow-target-client": true,'
+        _glewlwyd_plugin "$dir" oidc-dpop "OpenID Connect with DPoP" "${issuer}-dpop" "$lifetime" "$signing_key" \
+            "$dpop" || return 1
+        _glewlwyd_plugin "$dir" oidc-dpop-nonce "OpenID Connect with DPoP nonces" "${issuer}-dpop-nonce" "$lifetime" \
+            "$signing_key" "$dpop \"oauth-dpop-nonce-mandatory\": true, \"oauth-dpop-nonce-counter\": ${GLEWLWYD_DPOP_NONCE_COUNTER:-3}," \
+            || return 1
+    fi
     _glewlwyd_call "$dir" POST /scope/ <<'EOF' || return 1
 {"name": "conformance", "display_name": "Conformance", "description": "The SDK's conformance tests",
  "password_required": false, "scheme": {}}
