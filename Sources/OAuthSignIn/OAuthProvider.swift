@@ -79,7 +79,10 @@ public struct OAuthProvider: Sendable {
     /// account), that one: OpenID Connect Core §5.3.4 says an answer about another user must
     /// not be used.
     /// - Parameters:
-    ///   - accessToken: The access token to present.
+    ///   - accessToken: The access token to present, as `Authorization: Bearer`. A token bound
+    ///     to a DPoP key (``/NetworkService/AccessToken/Scheme/dpop``) needs its session's key
+    ///     to be presented: ask ``SessionEngine/SessionService/userInfo(from:)`` instead; here it
+    ///     fails with ``SignInError/Kind/networkFailure`` before anything is sent.
     ///   - subject: The account the answer must be about, or `nil` to take any.
     /// - Throws: ``SignInError/Kind/flowUnavailable`` without a userinfo endpoint;
     ///   ``SignInError/Kind/networkFailure`` when the server refuses (401 for an expired token);
