@@ -2,7 +2,7 @@
 /// `DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof"`
 /// or `Bearer, DPoP algs="ES256 EdDSA"`, with ``BearerChallenge``'s parser; and tells a nonce
 /// challenge (RFC 9449 §8, §9) from other refusals.
-enum DPoPChallenge {
+package enum DPoPChallenge {
     /// The parameters of the first `DPoP` challenge in `header`, names lowercased; `nil` when
     /// there is no DPoP challenge.
     static func parameters(of header: String) -> [String: String]? {
@@ -22,7 +22,7 @@ enum DPoPChallenge {
     /// ``ServerErrorFormat``) or in a `WWW-Authenticate: DPoP error="use_dpop_nonce"` challenge,
     /// and carries a `DPoP-Nonce` header with a usable nonce (``DPoPNonces/isUsable(_:)``).
     /// Without a new nonce there is nothing to retry with, so it is not one.
-    static func nonce(challengedBy response: HTTPResponse, errorCode: ServerErrorCode?) -> String? {
+    package static func nonce(challengedBy response: HTTPResponse, errorCode: ServerErrorCode?) -> String? {
         guard response.statusCode == 400 || response.statusCode == 401,
               let nonce = response.value(forHeaderField: DPoPNonces.headerName), DPoPNonces.isUsable(nonce) else { return nil }
         if errorCode == .useDPoPNonce { return nonce }

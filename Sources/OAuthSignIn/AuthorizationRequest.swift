@@ -1,4 +1,5 @@
 public import Foundation
+internal import NetworkService
 
 /// One authorization request of the authorization code flow with PKCE: the URL to open, and
 /// inside it, never printed, the `state`, `nonce` and code verifier its callback is checked
@@ -29,14 +30,19 @@ public struct AuthorizationRequest: Sendable {
     let nonce: String?
     /// The PKCE code verifier (RFC 7636 §4.1), sent with the code.
     let codeVerifier: String
+    /// The DPoP key the URL's `dpop_jkt` names (RFC 9449 §10), kept in memory until the
+    /// callback so the code exchange proves the same key; `nil` for a bearer sign-in.
+    let proofing: DPoPProofing?
 
-    init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, codeVerifier: String) {
+    init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, codeVerifier: String,
+         proofing: DPoPProofing? = nil) {
         self.url = url
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.state = state
         self.nonce = nonce
         self.codeVerifier = codeVerifier
+        self.proofing = proofing
     }
 }
 

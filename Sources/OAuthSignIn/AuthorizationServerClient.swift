@@ -7,26 +7,37 @@ import SessionEngine
 /// as `Endpoint`s of a `Server`. Failures are ``/NetworkService/NetworkError``s shaped as the
 /// SDK's own (`.httpStatus` with the RFC 6749 §5.2 code), so the engine's refresh failure rules
 /// read them as they read `OAuth2TokenClient`'s; the flows turn them into ``SignInError``s.
+///
+/// With ``proofing`` (a DPoP session's key, RFC 9449), every form POST carries a `DPoP` proof
+/// and a request with a DPoP-bound token carries one with its `ath`; each answer's
+/// `DPoP-Nonce` is kept for its origin, and a nonce challenge is answered by exactly one more
+/// send (AuthorizationServerClient+DPoP.swift).
 struct AuthorizationServerClient: Sendable {
     let transport: any HTTPTransport
     let clientID: String
     let clientSecret: String?
     /// `client_secret_basic` (the default every server supports) rather than `client_secret_post`.
     let usesBasicAuthentication: Bool
+    /// The DPoP key requests prove possession of; `nil`: no proofs (a bearer session).
+    let proofing: DPoPProofing?
 
-    init(transport: any HTTPTransport, clientID: String, clientSecret: String?, usesBasicAuthentication: Bool) {
+    init(transport: any HTTPTransport, clientID: String, clientSecret: String?, usesBasicAuthentication: Bool,
+         proofing: DPoPProofing? = nil) {
         self.transport = transport
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.usesBasicAuthentication = usesBasicAuthentication
+        self.proofing = proofing
     }
 
-    /// The provider's client: `client_secret_basic` unless the server lists only `client_secret_post`.
-    init(provider: OAuthProvider) {
+    /// The provider's client: `client_secret_basic` unless the server lists only
+    /// `client_secret_post`; proving with `proofing` when given.
+    init(provider: OAuthProvider, proofing: DPoPProofing? = nil) {
         let methods = provider.metadata.tokenEndpointAuthMethodsSupported
         self.init(transport: provider.transport, clientID: provider.clientID, clientSecret: provider.clientSecret,
                   usesBasicAuthentication: methods.isEmpty || methods.contains("client_secret_basic")
-                      || !methods.contains("client_secret_post"))
+                      || !methods.contains("client_secret_post"),
+                  proofing: proofing)
     }
 
     /// POSTs `fields` form-encoded to `url`, with the client's authentication (RFC 6749 §2.3.1),
@@ -40,7 +51,7 @@ struct AuthorizationServerClient: Sendable {
     /// server's clock, for the clock offset: token responses).
     func postReadingDate(_ url: URL, _ fields: [(name: String, value: String)],
                          secrets: [String]) async throws(NetworkError) -> (object: [String: JSONValue], serverDate: Date?) {
-        let (request, credentials) = formRequest(url, fields)
+        let (request, credentials) = try formRequest(url, fields)
         let reply = try await send(request, secrets: secrets + credentials)
         return (try object(from: reply, url: url, method: .post, secrets: secrets + credentials), reply.1.date)
     }
@@ -48,13 +59,15 @@ struct AuthorizationServerClient: Sendable {
     /// POSTs as ``post(_:_:secrets:)`` does, for an endpoint whose 2xx body does not matter
     /// (RFC 7009 revocation answers 200 with any body).
     func postExpectingAnyBody(_ url: URL, _ fields: [(name: String, value: String)], secrets: [String]) async throws(NetworkError) -> Data {
-        let (request, credentials) = formRequest(url, fields)
+        let (request, credentials) = try formRequest(url, fields)
         return try await send(request, secrets: secrets + credentials).0
     }
 
     /// The form POST, authenticated as the client, and the client credentials it carries (the
-    /// Basic header's base64, which decodes to the secret) to keep out of errors.
-    private func formRequest(_ url: URL, _ fields: [(name: String, value: String)]) -> (HTTPRequest, [String]) {
+    /// Basic header's base64, which decodes to the secret) to keep out of errors. With
+    /// ``proofing``, it carries a DPoP proof without `ath` (RFC 9449 §5).
+    /// - Throws: `.invalidRequest` when the proof cannot be made.
+    private func formRequest(_ url: URL, _ fields: [(name: String, value: String)]) throws(NetworkError) -> (HTTPRequest, [String]) {
         var credentials: [String] = []
         var fields = fields
         var headers = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
@@ -67,22 +80,35 @@ struct AuthorizationServerClient: Sendable {
             fields.append(("client_id", clientID))
             if let clientSecret { fields.append(("client_secret", clientSecret)) }
         }
+        if proofing != nil { headers[DPoPProof.headerName] = try proof(.post, url, accessToken: nil) }
         return (HTTPRequest(method: .post, url: url, headerFields: headers, body: Data(FormEncoding.body(fields).utf8)), credentials)
     }
 
-    /// GETs `url` (with `Authorization: Bearer` when `bearer` is given) and returns the JSON
-    /// object of a 2xx answer.
-    func get(_ url: URL, bearer: String? = nil) async throws(NetworkError) -> [String: JSONValue] {
+    /// GETs `url` (with `accessToken` when given) and returns the JSON object of a 2xx answer.
+    /// A bearer token goes as `Authorization: Bearer`; a DPoP-bound one
+    /// (``/NetworkService/AccessToken/Scheme/dpop``) as `Authorization: DPoP` with a proof
+    /// carrying its `ath` (RFC 9449 §7).
+    /// - Throws: `.invalidRequest`, before sending, for a DPoP-bound token without ``proofing``.
+    func get(_ url: URL, accessToken: AccessToken? = nil) async throws(NetworkError) -> [String: JSONValue] {
         var headers = ["Accept": "application/json"]
-        if let bearer { headers["Authorization"] = "Bearer " + bearer }
-        let secrets = bearer.map { [$0] } ?? []
+        if let accessToken {
+            headers.merge(try authorizationFields(.get, url, accessToken: accessToken)) { $1 }
+        }
+        let secrets = accessToken.map { [$0.rawValue] } ?? []
         let request = HTTPRequest(method: .get, url: url, headerFields: headers)
-        return try await object(from: send(request, secrets: secrets), url: url, method: .get, secrets: secrets)
+        return try await object(from: send(request, secrets: secrets, accessToken: accessToken), url: url, method: .get,
+                                secrets: secrets)
     }
 
     /// Sends `request`; a status outside 2xx is a `.httpStatus` error with the RFC 6749 §5.2
     /// (or RFC 6750 challenge) code and description read from the answer.
-    func send(_ request: HTTPRequest, secrets: [String]) async throws(NetworkError) -> (Data, HTTPResponse) {
+    ///
+    /// A request carrying a DPoP proof that is answered by a nonce challenge (a 400 or 401 with
+    /// `use_dpop_nonce` and a new `DPoP-Nonce`) is sent exactly once more, the same bytes with
+    /// only its proof replaced (a new `jti`, the nonce); a second challenge is the error, whose
+    /// ``/NetworkService/NetworkError/isDPoPNonceChallenge`` is true. `accessToken` is the
+    /// token the request carries, for the new proof's `ath`.
+    func send(_ request: HTTPRequest, secrets: [String], accessToken: AccessToken? = nil) async throws(NetworkError) -> (Data, HTTPResponse) {
         let path = Self.path(of: request.url)
         // Every request here carries a secret or leads to one (a discovery document names where
         // secrets go): none goes over plain http to another host, or to a port no socket has.
@@ -90,17 +116,19 @@ struct AuthorizationServerClient: Sendable {
             throw NetworkError(kind: .insecureURL, method: request.method, path: path,
                                serverMessage: "\(Self.shown(request.url)): \(reason)")
         }
-        let data: Data
-        let response: HTTPResponse
-        do {
-            (data, response) = try await transport.send(request)
-        } catch is CancellationError {
-            throw NetworkError(kind: .cancelled, method: request.method, path: path)
-        } catch {
-            throw NetworkError(kind: .transport, method: request.method, path: path, underlying: error)
+        var request = request
+        var (data, response) = try await exchange(request, path: path)
+        var details = response.isSuccess ? nil : Self.errorFormat.decode(response, data)
+        var seen = dpopValues(of: request, response)
+        if !response.isSuccess, let nonce = nonceToRetryWith(request, response, details) {
+            request.headerFields[DPoPProof.headerName] = try proof(request.method, request.url, accessToken: accessToken, nonce: nonce)
+            (data, response) = try await exchange(request, path: path)
+            details = response.isSuccess ? nil : Self.errorFormat.decode(response, data)
+            seen += dpopValues(of: request, response)
         }
         guard response.isSuccess else {
-            let details = ServerErrorFormat.firstMatch([.oauth2, .bearerChallenge]).decode(response, data)
+            // A server may echo a proof or a nonce: neither is ever shown.
+            let secrets = secrets + seen
             let message = details == nil ? ServerErrorFormat.detailOnlyMessage(in: data) : details?.message
             throw NetworkError(kind: .httpStatus, method: request.method, path: path, statusCode: response.statusCode,
                                serverErrorCode: details?.code,
@@ -109,6 +137,24 @@ struct AuthorizationServerClient: Sendable {
                                responseSnippet: details == nil && message == nil ? snippet(data, secrets) : nil)
         }
         return (data, response)
+    }
+
+    /// How error answers are read: RFC 6749 §5.2's JSON, else an RFC 6750 challenge.
+    private static let errorFormat = ServerErrorFormat.firstMatch([.oauth2, .bearerChallenge])
+
+    /// One round trip of `request`, every failure a ``/NetworkService/NetworkError``; the
+    /// answer's `DPoP-Nonce` is kept for its origin when this client proves.
+    private func exchange(_ request: HTTPRequest, path: String) async throws(NetworkError) -> (Data, HTTPResponse) {
+        let reply: (Data, HTTPResponse)
+        do {
+            reply = try await transport.send(request)
+        } catch is CancellationError {
+            throw NetworkError(kind: .cancelled, method: request.method, path: path)
+        } catch {
+            throw NetworkError(kind: .transport, method: request.method, path: path, underlying: error)
+        }
+        proofing?.nonces.remember(from: reply.1, origin: RedirectPolicy.origin(of: request.url))
+        return reply
     }
 
     private func object(from reply: (Data, HTTPResponse), url: URL, method: HTTPMethod,

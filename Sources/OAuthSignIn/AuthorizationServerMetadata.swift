@@ -45,6 +45,12 @@ public struct AuthorizationServerMetadata: Sendable, Hashable, Codable {
     /// `token_endpoint_auth_methods_supported`; empty when the document does not say
     /// (`client_secret_basic` is then used, the default RFC 8414 names).
     public var tokenEndpointAuthMethodsSupported: [String]
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the algorithms the server accepts
+    /// DPoP proofs signed with, for example `["ES256", "EdDSA"]`; `nil` when the document does
+    /// not say, which is read as "this server does not offer DPoP" (a sign-in asked to prove
+    /// possession of a key then fails before sending anything). Set it yourself for a server
+    /// without discovery that takes DPoP proofs.
+    public var dpopSigningAlgValuesSupported: [String]?
 
     /// Creates metadata, for a server without a discovery document; every list is empty
     /// unless given.

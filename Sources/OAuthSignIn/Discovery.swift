@@ -108,7 +108,7 @@ enum Discovery {
         guard let issuer = try endpoint("issuer", required: true), let token = try endpoint("token_endpoint", required: true) else {
             throw malformed("it has no `issuer` or `token_endpoint`")
         }
-        return AuthorizationServerMetadata(
+        var metadata = AuthorizationServerMetadata(
             issuer: issuer, authorizationEndpoint: try endpoint("authorization_endpoint"), tokenEndpoint: token,
             deviceAuthorizationEndpoint: try endpoint("device_authorization_endpoint"),
             revocationEndpoint: try endpoint("revocation_endpoint"), userinfoEndpoint: try endpoint("userinfo_endpoint"),
@@ -116,6 +116,10 @@ enum Discovery {
             codeChallengeMethodsSupported: try list("code_challenge_methods_supported"),
             grantTypesSupported: try list("grant_types_supported"), scopesSupported: try list("scopes_supported"),
             tokenEndpointAuthMethodsSupported: try list("token_endpoint_auth_methods_supported"))
+        if let value = document["dpop_signing_alg_values_supported"], value != .null {
+            metadata.dpopSigningAlgValuesSupported = try list("dpop_signing_alg_values_supported")
+        }
+        return metadata
     }
 
     /// `text` without trailing slashes.

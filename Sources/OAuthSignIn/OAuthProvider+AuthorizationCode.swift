@@ -6,8 +6,11 @@ import SessionEngine
 // listener or a callback the app received itself.
 
 extension OAuthProvider {
-    /// Builds an authorization request (see ``authorizationRequest(redirectURI:scopes:)``).
-    func makeAuthorizationRequest(redirectURI: URL, scopes: [String]) throws(SignInError) -> AuthorizationRequest {
+    /// Builds an authorization request (see ``authorizationRequest(redirectURI:scopes:)``); with
+    /// `proofing`, one that binds the code to its key (`dpop_jkt`, RFC 9449 §10) and keeps the
+    /// key for the code exchange, once the server is known to take its algorithm.
+    func makeAuthorizationRequest(redirectURI: URL, scopes: [String],
+                                  proofing: DPoPProofing? = nil) throws(SignInError) -> AuthorizationRequest {
         guard let endpoint = metadata.authorizationEndpoint,
               var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw SignInError.flowUnavailable.with(detail: "The server has no authorization endpoint.")
@@ -16,6 +19,7 @@ extension OAuthProvider {
             throw SignInError.pkceS256Unsupported.with(detail: "Its code_challenge_methods_supported is "
                 + (metadata.codeChallengeMethodsSupported.isEmpty ? "missing." : "[\(metadata.codeChallengeMethodsSupported.joined(separator: ", "))]."))
         }
+        if let proofing { try checkDPoPSupport(of: proofing) }
         let verifier = PKCE.makeVerifier()
         let state = PKCE.randomToken()
         let nonce = scopes.contains("openid") ? PKCE.randomToken() : nil
@@ -23,22 +27,24 @@ extension OAuthProvider {
                       ("scope", scopes.joined(separator: " ")), ("state", state),
                       ("code_challenge", PKCE.challenge(of: verifier)), ("code_challenge_method", "S256")]
         if let nonce { fields.append(("nonce", nonce)) }
+        fields += Self.dpopJKTField(proofing).map { ($0.name, $0.value) }
         let query = fields.map { FormEncoding.encode($0.0, spaceAsPlus: false) + "=" + FormEncoding.encode($0.1, spaceAsPlus: false) }
         components.percentEncodedQuery = ([components.percentEncodedQuery].compactMap { $0 } + query).joined(separator: "&")
         guard let url = components.url else {
             throw SignInError.flowUnavailable.with(detail: "The authorization endpoint does not make a valid URL.")
         }
         return AuthorizationRequest(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce,
-                                    codeVerifier: verifier)
+                                    codeVerifier: verifier, proofing: proofing)
     }
 
     /// The loopback flow: listens, has the front end open the authorization URL, waits for the
-    /// browser, completes the callback.
-    func signInWithBrowser(scopes: [String], redirectPort: UInt16 = 0, timeout: Duration,
+    /// browser, completes the callback; proving `proofing`'s key when given.
+    func signInWithBrowser(scopes: [String], redirectPort: UInt16 = 0, timeout: Duration, proofing: DPoPProofing? = nil,
                            open: @Sendable (URL) async throws -> Void) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
+        if let proofing { try checkDPoPSupport(of: proofing) }
         let listener = try LoopbackListener(path: "/callback", port: redirectPort)
         defer { listener.close() }
-        let request = try makeAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes)
+        let request = try makeAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, proofing: proofing)
         listener.expect(state: request.state)
         // Waiting starts before the browser opens, so a front end whose `open` returns only when
         // the browser is done still has its redirect taken; leaving early cancels the wait.
@@ -62,7 +68,7 @@ extension OAuthProvider {
     }
 
     /// Checks the callback's `state`, reads its `error` or `code`, exchanges the code with the
-    /// verifier and checks the ID token.
+    /// verifier (proving the request's DPoP key, when it has one) and checks the ID token.
     func completeAuthorization(callbackURL: URL, request: AuthorizationRequest) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
         // The query is form-encoded (RFC 6749 §4.1.2): `+` is a space, as in
         // `error_description=The+resource+owner+denied+the+request`.
@@ -96,22 +102,25 @@ extension OAuthProvider {
         }
         let fields = [(name: "grant_type", value: "authorization_code"), ("code", code),
                       ("redirect_uri", request.redirectURI.absoluteString), ("code_verifier", request.codeVerifier)]
-        let reply = try await exchange(fields, secrets: [code, request.codeVerifier])
+        let reply = try await exchange(fields, secrets: [code, request.codeVerifier], proofing: request.proofing)
         return (reply, try idTokenClaims(of: reply, nonce: request.nonce, openIDRequested: request.scopes.contains("openid")))
     }
 
-    /// POSTs `fields` to the token endpoint and reads the tokens.
-    func exchange(_ fields: [(name: String, value: String)], secrets: [String]) async throws(SignInError) -> TokenReply {
+    /// POSTs `fields` to the token endpoint, with a proof of `proofing`'s key when given, and
+    /// reads the tokens.
+    func exchange(_ fields: [(name: String, value: String)], secrets: [String],
+                  proofing: DPoPProofing? = nil) async throws(SignInError) -> TokenReply {
         let answer: (object: [String: JSONValue], serverDate: Date?)
         let sentAt = clock.now()
         do {
-            answer = try await AuthorizationServerClient(provider: self).postReadingDate(metadata.tokenEndpoint, fields, secrets: secrets)
+            answer = try await AuthorizationServerClient(provider: self, proofing: proofing)
+                .postReadingDate(metadata.tokenEndpoint, fields, secrets: secrets)
         } catch {
             throw SignInError.from(error, endpoint: "token endpoint")
         }
-        guard var reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
+        guard var reply = TokenReply(answer.object, serverDate: answer.serverDate, proved: proofing != nil) else {
             throw SignInError.invalidResponse.with(detail: "The token endpoint's answer cannot be used: "
-                + (TokenReply.problem(in: answer.object) ?? "it is not a token reply") + ".")
+                + (TokenReply.problem(in: answer.object, proved: proofing != nil) ?? "it is not a token reply") + ".")
         }
         reply.sentAt = sentAt
         return reply

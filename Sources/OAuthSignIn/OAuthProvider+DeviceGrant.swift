@@ -6,10 +6,12 @@ import SessionEngine
 
 extension OAuthProvider {
     /// The device flow: asks for a user code, has the front end show it, polls until the user
-    /// approves, declines or the code expires.
-    func signInWithDevice(scopes: [String],
+    /// approves, declines or the code expires; proving `proofing`'s key when given (the device
+    /// code bound to it by `dpop_jkt`, each poll with a proof).
+    func signInWithDevice(scopes: [String], proofing: DPoPProofing? = nil,
                           show: @Sendable (DeviceAuthorization) async throws -> Void) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
-        let authorization = try await startDeviceAuthorization(scopes: scopes)
+        if let proofing { try checkDPoPSupport(of: proofing) }
+        let authorization = try await startDeviceAuthorization(scopes: scopes, proofing: proofing)
         do {
             try await show(authorization)
         } catch is CancellationError {
@@ -17,7 +19,7 @@ extension OAuthProvider {
         } catch {
             throw SignInError.frontEndFailed.with(detail: "Showing the user code failed.", underlying: error)
         }
-        let reply = try await pollForTokens(authorization)
+        let reply = try await pollForTokens(authorization, proofing: proofing)
         // RFC 8628 asks for no ID token, and many servers send none (django-oauth-toolkit's
         // stock device grant): one that comes is checked; without one, `signIn(with:)` asks
         // the userinfo endpoint who signed in.
@@ -25,14 +27,17 @@ extension OAuthProvider {
     }
 
     /// POSTs to the device authorization endpoint (RFC 8628 §3.1) and reads its answer (§3.2).
-    func startDeviceAuthorization(scopes: [String]) async throws(SignInError) -> DeviceAuthorization {
+    /// With `proofing`, the request names its key's thumbprint (`dpop_jkt`, as RFC 9449 §10 does
+    /// for the authorization request; glewlwyd binds the device code to it); it carries no
+    /// proof: it is no token request.
+    func startDeviceAuthorization(scopes: [String], proofing: DPoPProofing? = nil) async throws(SignInError) -> DeviceAuthorization {
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
             throw SignInError.flowUnavailable.with(detail: "The server has no device authorization endpoint.")
         }
         let object: [String: JSONValue]
         do {
-            object = try await AuthorizationServerClient(provider: self)
-                .post(endpoint, scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))], secrets: [])
+            let fields = (scopes.isEmpty ? [] : [(name: "scope", value: scopes.joined(separator: " "))]) + Self.dpopJKTField(proofing)
+            object = try await AuthorizationServerClient(provider: self).post(endpoint, fields, secrets: [])
         } catch {
             throw SignInError.from(error, endpoint: "device authorization endpoint") { .deviceAuthorizationError($0) }
         }
@@ -80,11 +85,11 @@ extension OAuthProvider {
     /// Polls the token endpoint (RFC 8628 §3.4, §3.5) at the interval, 5 s more after each
     /// `slow_down` and twice as long after a transient failure (a timeout, a lost connection,
     /// 5xx, 408, 429), until tokens, `access_denied`, `expired_token`, another error, the
-    /// code's own expiry or cancellation.
-    func pollForTokens(_ authorization: DeviceAuthorization) async throws(SignInError) -> TokenReply {
+    /// code's own expiry or cancellation. Each poll proves `proofing`'s key when given.
+    func pollForTokens(_ authorization: DeviceAuthorization, proofing: DPoPProofing? = nil) async throws(SignInError) -> TokenReply {
         let deadline = clock.now().addingTimeInterval(authorization.expiresIn)
         var interval = authorization.interval
-        let client = AuthorizationServerClient(provider: self)
+        let client = AuthorizationServerClient(provider: self, proofing: proofing)
         let fields = [(name: "grant_type", value: "urn:ietf:params:oauth:grant-type:device_code"),
                       ("device_code", authorization.deviceCode)]
         while true {
@@ -103,9 +108,9 @@ extension OAuthProvider {
             do {
                 let sentAt = clock.now()
                 let answer = try await client.postReadingDate(metadata.tokenEndpoint, fields, secrets: [authorization.deviceCode])
-                guard var reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
+                guard var reply = TokenReply(answer.object, serverDate: answer.serverDate, proved: proofing != nil) else {
                     throw SignInError.invalidResponse.with(detail: "The token endpoint's answer cannot be used: "
-                        + (TokenReply.problem(in: answer.object) ?? "it is not a token reply") + ".")
+                        + (TokenReply.problem(in: answer.object, proved: proofing != nil) ?? "it is not a token reply") + ".")
                 }
                 reply.sentAt = sentAt
                 return reply
@@ -139,23 +144,24 @@ extension OAuthProvider {
         }
     }
 
-    /// The client credentials grant (RFC 6749 §4.4); its failures are the SDK's NetworkError,
-    /// as the engine's refresh failure rules expect.
-    func clientCredentialsGrant(scopes: [String]) async throws(NetworkError) -> TokenReply {
+    /// The client credentials grant (RFC 6749 §4.4), proving `proofing`'s key when given; its
+    /// failures are the SDK's NetworkError, as the engine's refresh failure rules expect.
+    func clientCredentialsGrant(scopes: [String], proofing: DPoPProofing? = nil) async throws(NetworkError) -> TokenReply {
         var fields = [(name: "grant_type", value: "client_credentials")]
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
         let sentAt = clock.now()
-        let answer = try await AuthorizationServerClient(provider: self).postReadingDate(metadata.tokenEndpoint, fields, secrets: [])
-        guard let reply = TokenReply(answer.object, serverDate: answer.serverDate) else {
+        let answer = try await AuthorizationServerClient(provider: self, proofing: proofing)
+            .postReadingDate(metadata.tokenEndpoint, fields, secrets: [])
+        guard let reply = TokenReply(answer.object, serverDate: answer.serverDate, proved: proofing != nil) else {
             throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: metadata.tokenEndpoint), statusCode: 200,
                                serverMessage: "the token endpoint's answer cannot be used: "
-                                   + (TokenReply.problem(in: answer.object) ?? "it is not a token reply"))
+                                   + (TokenReply.problem(in: answer.object, proved: proofing != nil) ?? "it is not a token reply"))
         }
         // No refresh token (RFC 6749 §4.4.3): the next token comes from the same grant.
         var tokens = Tokens(accessToken: reply.tokens.accessToken, refreshToken: "",
                             tokenType: reply.tokens.tokenType, expiresIn: reply.tokens.expiresIn, scope: reply.scope)
         tokens.serverDate = reply.serverDate
-        var credentialsReply = TokenReply(tokens: tokens, idToken: nil, scope: reply.scope)
+        var credentialsReply = TokenReply(tokens: tokens, idToken: nil, scope: reply.scope, tokenType: reply.tokenType)
         credentialsReply.sentAt = sentAt
         return credentialsReply
     }

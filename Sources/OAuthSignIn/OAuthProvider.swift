@@ -79,19 +79,28 @@ public struct OAuthProvider: Sendable {
     /// account), that one: OpenID Connect Core §5.3.4 says an answer about another user must
     /// not be used.
     /// - Parameters:
-    ///   - accessToken: The access token to present.
+    ///   - accessToken: The access token to present, as `Authorization: Bearer`. A token bound
+    ///     to a DPoP key (``/NetworkService/AccessToken/Scheme/dpop``) needs its session's key
+    ///     to be presented: ask ``SessionEngine/SessionService/userInfo(from:)`` instead; here it
+    ///     fails with ``SignInError/Kind/networkFailure`` before anything is sent.
     ///   - subject: The account the answer must be about, or `nil` to take any.
     /// - Throws: ``SignInError/Kind/flowUnavailable`` without a userinfo endpoint;
     ///   ``SignInError/Kind/networkFailure`` when the server refuses (401 for an expired token);
     ///   ``SignInError/Kind/invalidResponse`` when the answer is not a JSON object, has no `sub`,
     ///   or names another subject than `subject`.
     public func userInfo(accessToken: AccessToken, subject: String? = nil) async throws(SignInError) -> [String: JSONValue] {
+        try await userInfo(accessToken: accessToken, subject: subject, proofing: nil)
+    }
+
+    /// ``userInfo(accessToken:subject:)``, presenting a DPoP-bound `accessToken` as
+    /// `Authorization: DPoP` with a proof of `proofing`'s key carrying its `ath` (RFC 9449 §7).
+    func userInfo(accessToken: AccessToken, subject: String?, proofing: DPoPProofing?) async throws(SignInError) -> [String: JSONValue] {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw SignInError.flowUnavailable.with(detail: "The server has no userinfo endpoint.")
         }
         let claims: [String: JSONValue]
         do {
-            claims = try await AuthorizationServerClient(provider: self).get(endpoint, bearer: accessToken.rawValue)
+            claims = try await AuthorizationServerClient(provider: self, proofing: proofing).get(endpoint, accessToken: accessToken)
         } catch {
             throw SignInError.from(error, endpoint: "userinfo endpoint") { code in
                 SignInError.networkFailure.with(detail: "The userinfo endpoint refused the access token (\(code)).")

@@ -21,44 +21,15 @@ extension SessionService {
     ///   when nothing names the account; ``/TokenStore/TokenStoreError`` when the store cannot save.
     @discardableResult
     public func signIn(with flow: SignInFlow) async throws -> SignInResult {
-        let reply: TokenReply
-        let claims: IDTokenClaims?
-        var accountID: String?
-        let clock: SignInClock
-        switch flow.kind {
-        case let .browser(provider, scopes, redirectPort, timeout, open):
-            clock = provider.clock
-            (reply, claims) = try await provider.signInWithBrowser(scopes: scopes, redirectPort: redirectPort ?? 0,
-                                                                   timeout: timeout, open: open)
-        case let .device(provider, scopes, show):
-            clock = provider.clock
-            (reply, claims) = try await provider.signInWithDevice(scopes: scopes, show: show)
-            if claims == nil, scopes.contains("openid"), provider.metadata.userinfoEndpoint != nil {
-                accountID = try await provider.userInfo(accessToken: reply.tokens.accessToken)["sub"]?.string
-            }
-        case let .callback(callbackURL, request, provider):
-            clock = provider.clock
-            (reply, claims) = try await provider.completeAuthorization(callbackURL: callbackURL, request: request)
-        case let .clientCredentials(provider, scopes):
-            clock = provider.clock
-            guard provider.hasClientSecret else {
-                throw SignInError.flowUnavailable.with(detail: "Client credentials need a confidential client (a client secret).")
-            }
-            do {
-                reply = try await provider.clientCredentialsGrant(scopes: scopes)
-            } catch {
-                throw SignInError.from(error, endpoint: "token endpoint")
-            }
-            claims = nil
-            accountID = provider.clientID
-        }
+        let outcome = try await flow.run()
+        let (reply, claims, clock) = (outcome.reply, outcome.claims, outcome.clock)
         // The lifetime counts from when the token request was sent, on the session's clock:
         // the answer's way back and the checks since (an ID token, a userinfo call) are not
         // added to it.
         let requestedAt = reply.sentAt.map { sentAt in
             configuration.now().addingTimeInterval(-max(0, clock.now().timeIntervalSince(sentAt)))
         }
-        let stored = try await startSession(tokens: reply.tokens, accountID: claims?.sub ?? accountID, requestedAt: requestedAt)
+        let stored = try await startSession(tokens: reply.tokens, accountID: claims?.sub ?? outcome.accountID, requestedAt: requestedAt)
         return SignInResult(accountID: stored, idToken: claims, scope: reply.scope)
     }
 

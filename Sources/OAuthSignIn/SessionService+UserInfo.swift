@@ -19,9 +19,10 @@ extension SessionService {
     public func userInfo(from provider: OAuthProvider) async throws -> [String: JSONValue] {
         let account = try await signedInAccountID()
         do {
-            return try await request { _, token in
+            return try await request { server, token in
                 do throws(SignInError) {
-                    return try await provider.userInfo(accessToken: token, subject: account)
+                    // A DPoP session's server proves with its key; a bearer session's has none.
+                    return try await provider.userInfo(accessToken: token, subject: account, proofing: server.proofing)
                 } catch {
                     // The endpoint's own answer, so the engine reads a 401 as the token refused.
                     if error.kind == .networkFailure, let failure = error.underlying as? NetworkError, failure.kind == .httpStatus {

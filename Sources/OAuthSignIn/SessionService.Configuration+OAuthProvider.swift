@@ -9,7 +9,9 @@ extension SessionService.Configuration {
     /// ending on `invalid_grant`; revoke at sign-out at its revocation endpoint (RFC 7009) when
     /// it has one. Both endpoints are absolute URLs, which may be on another origin than the
     /// API's `Server`: they are sent to where the metadata says, with the provider's transport
-    /// and client authentication (the `Server` the engine passes is the API's and is not used).
+    /// and client authentication. Of the `Server` the engine passes, only its DPoP key is used:
+    /// a session bound to a key (RFC 9449) proves it on every token request, and a bearer
+    /// session sends no proof (a server may refuse a proof with a bearer refresh token).
     ///
     /// A session the server gave no refresh token has an empty one stored; it ends
     /// (``/SessionEngine/SignOutReason/refreshTokenRejected(_:)``) when its access token is due
@@ -22,18 +24,8 @@ extension SessionService.Configuration {
         let rule = RefreshFailureRule { error in
             error is NoRefreshTokenError ? .refreshTokenRejected(nil) : RefreshFailureRule.oauth2.sessionEndingReason(error)
         }
-        let refresher = TokenRefresher(failureRule: rule) { credentials, _ in
-            guard !credentials.refreshToken.isEmpty else { throw NoRefreshTokenError() }
-            let fields = [(name: "grant_type", value: "refresh_token"), ("refresh_token", credentials.refreshToken)]
-            let answer = try await AuthorizationServerClient(provider: provider)
-                .postReadingDate(provider.metadata.tokenEndpoint, fields, secrets: [credentials.refreshToken])
-            guard let reply = TokenReply(answer.object, keepingRefreshToken: credentials.refreshToken,
-                                         serverDate: answer.serverDate) else {
-                throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: provider.metadata.tokenEndpoint), statusCode: 200,
-                                   serverMessage: "the token endpoint's answer cannot be used: "
-                                       + (TokenReply.problem(in: answer.object) ?? "it is not a token reply"))
-            }
-            return reply.tokens
+        let refresher = TokenRefresher(failureRule: rule) { credentials, server in
+            try await provider.refresh(credentials, proofing: server.proofing).tokens
         }
         return Self(refresher: refresher, revoker: provider.revoker)
     }
@@ -57,8 +49,8 @@ extension SessionService.Configuration {
     ///                              configuration: .clientCredentials(provider, scopes: ["read"]))
     /// ```
     public static func clientCredentials(_ provider: OAuthProvider, scopes: [String]) -> Self {
-        let refresher = TokenRefresher(failureRule: .oauth2) { _, _ in
-            try await provider.clientCredentialsGrant(scopes: scopes).tokens
+        let refresher = TokenRefresher(failureRule: .oauth2) { _, server in
+            try await provider.clientCredentialsGrant(scopes: scopes, proofing: server.proofing).tokens
         }
         return Self(refresher: refresher, revoker: provider.revoker)
     }
@@ -71,13 +63,30 @@ struct NoRefreshTokenError: Error, LocalizedError, CustomStringConvertible {
 }
 
 extension OAuthProvider {
+    /// `grant_type=refresh_token` with `credentials`' refresh token (RFC 6749 §6), proving
+    /// `proofing`'s key when given (RFC 9449 §5: a bound refresh token needs it).
+    func refresh(_ credentials: Credentials, proofing: DPoPProofing?) async throws -> TokenReply {
+        guard !credentials.refreshToken.isEmpty else { throw NoRefreshTokenError() }
+        let fields = [(name: "grant_type", value: "refresh_token"), ("refresh_token", credentials.refreshToken)]
+        let answer = try await AuthorizationServerClient(provider: self, proofing: proofing)
+            .postReadingDate(metadata.tokenEndpoint, fields, secrets: [credentials.refreshToken])
+        guard let reply = TokenReply(answer.object, keepingRefreshToken: credentials.refreshToken,
+                                     serverDate: answer.serverDate, proved: proofing != nil) else {
+            throw NetworkError(kind: .decoding, method: .post, path: AuthorizationServerClient.path(of: metadata.tokenEndpoint), statusCode: 200,
+                               serverMessage: "the token endpoint's answer cannot be used: "
+                                   + (TokenReply.problem(in: answer.object, proved: proofing != nil) ?? "it is not a token reply"))
+        }
+        return reply
+    }
+
     /// Revokes the refresh token (when there is one), then the access token (RFC 7009), at the
     /// revocation endpoint; local only without one. Both are tried whatever the first answered;
-    /// `unsupported_token_type` for the access token is fine.
+    /// `unsupported_token_type` for the access token is fine. A session with a DPoP key proves
+    /// it with the engine's server's proofing (RFC 7009 asks for none; a server may).
     var revoker: SessionRevoker {
         guard let endpoint = metadata.revocationEndpoint else { return .localOnly }
-        return SessionRevoker { [self] credentials, _ in
-            let client = AuthorizationServerClient(provider: self)
+        return SessionRevoker { [self] credentials, server in
+            let client = AuthorizationServerClient(provider: self, proofing: credentials.dpopKey == nil ? nil : server.proofing)
             var failure: NetworkError?
             for (token, hint) in [(credentials.refreshToken, "refresh_token"), (credentials.accessToken.rawValue, "access_token")]
             where !token.isEmpty {

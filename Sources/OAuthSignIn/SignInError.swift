@@ -76,6 +76,11 @@ public struct SignInError: Error, Sendable {
         /// is not loopback (127.0.0.0/8, `::1`, `localhost`), or has a port outside 1–65535; the
         /// detail names the URL. Nothing secret was sent.
         public static let insecureURL = Kind(rawValue: "insecureURL")
+        /// The sign-in was to prove possession of a DPoP key (RFC 9449) and the server does not
+        /// take its algorithm: its `dpop_signing_alg_values_supported`, which the detail lists,
+        /// does not name it, or its metadata has no such field (the server does not offer
+        /// DPoP). Nothing was sent.
+        public static let dpopAlgorithmUnsupported = Kind(rawValue: "dpopAlgorithmUnsupported")
     }
 
     /// Which check of an ID token failed (OpenID Connect Core §3.1.3.7).
@@ -187,6 +192,8 @@ public struct SignInError: Error, Sendable {
     package static let insecureURL = SignInError(.insecureURL)
     /// ``Kind/frontEndFailed``.
     package static let frontEndFailed = SignInError(.frontEndFailed)
+    /// ``Kind/dpopAlgorithmUnsupported``.
+    package static let dpopAlgorithmUnsupported = SignInError(.dpopAlgorithmUnsupported)
 
     /// ``Kind/authorizationError`` with the server's code (`invalid_scope`, `server_error`…).
     package static func authorizationError(_ code: ServerErrorCode?) -> SignInError {
@@ -246,6 +253,7 @@ extension SignInError: LocalizedError, CustomStringConvertible, CustomDebugStrin
         case .invalidResponse: sentence = "The server's answer could not be read."
         case .networkFailure: sentence = "The server could not be reached or answered with an error."
         case .frontEndFailed: sentence = "The application could not show the sign-in."
+        case .dpopAlgorithmUnsupported: sentence = "The server does not take DPoP proofs signed with this session's key."
         default: sentence = "The sign-in failed (\(kind))."
         }
         var parts = [sentence]
