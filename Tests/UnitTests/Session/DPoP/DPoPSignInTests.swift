@@ -54,6 +54,25 @@ struct DPoPSignInTests {
         #expect(proof.jwkThumbprint == (try await store.load())?.dpopKey?.thumbprint)
     }
 
+    @Test("a sign-out's revocation proves with the session's key and sends its DPoP token as DPoP")
+    func signOutProves() async throws {
+        let fake = DPoPTokenServer()
+        let store = InMemoryTokenStore()
+        var configuration = fake.configuration(clock: TestClock(), dpop: DPoPConfiguration(keys: .eddsa))
+        configuration.revoker = SessionRevoker(usesAccessToken: true) { credentials, server in
+            try await server.send(DPoPMeEndpoint(), accessToken: credentials.accessToken)
+        }
+        let service = SessionService(server: try fake.server(), tokenStore: store, configuration: configuration)
+        _ = try await Self.signIn(service)
+        let key = try #require(try await store.load()?.dpopKey)
+        let result = try await service.signOut()
+        #expect(result.serverError == nil)
+        let revocation = try #require(fake.resourceRequests.last)
+        #expect(revocation.headerFields["Authorization"] == "DPoP at-1")
+        #expect(DPoPProofReader(revocation)?.jwkThumbprint == key.thumbprint)
+        #expect(try await store.load() == nil)
+    }
+
     @Test("a bearer answer under .refuse fails with dpopNotHonoured and stores nothing")
     func bearerAnswerRefused() async throws {
         let fake = DPoPTokenServer()
