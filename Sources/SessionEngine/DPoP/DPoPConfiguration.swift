@@ -29,7 +29,7 @@ public struct DPoPConfiguration: Sendable {
     public var keys: DPoPKeyKind
     /// The kinds of stored keys other programs sharing the store may have made, besides
     /// ``keys`` and the SDK's own kinds of this platform (``DPoPKeyKind/eddsa``,
-    /// ``DPoPKeyKind/es256``): for example the swift-crypto ES256 kind on Linux, reading keys
+    /// `DPoPKeyKind.es256` (Apple platforms)): for example the swift-crypto ES256 kind on Linux, reading keys
     /// an Apple app made. Default: none.
     public var alsoReads: [DPoPKeyKind]
     /// What to do when a server answers a proof with a bearer token. Default ``BearerAnswer/refuse``.

@@ -3,7 +3,7 @@ public import TokenStore
 
 /// A kind of DPoP key: how to make a new one and how to sign with a stored one. A value of
 /// functions, like ``TokenRefresher``, so an app can bring its own (a key in a hardware token,
-/// a key service) beside the SDK's ``eddsa`` and ``es256``:
+/// a key service) beside the SDK's ``eddsa`` and `es256` (Apple platforms):
 ///
 /// ```swift
 /// let hardware = DPoPKeyKind(algorithm: "ES256") {
@@ -43,7 +43,7 @@ public struct DPoPKeyKind: Sendable {
     }
 
     /// The SDK's own kinds on this platform: ``eddsa`` with the `EncryptedTokenStore` trait,
-    /// ``es256`` where CryptoKit is.
+    /// `es256` where CryptoKit is.
     static var builtIn: [DPoPKeyKind] {
         var kinds: [DPoPKeyKind] = []
         #if EncryptedTokenStore
