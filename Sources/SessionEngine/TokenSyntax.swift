@@ -17,7 +17,13 @@ package enum TokenSyntax {
     /// Bearer, as many servers omit it) or `Bearer` in any case, and `DPoP` in any case when the
     /// request carried a DPoP proof (`proved`, RFC 9449 §5). RFC 6749 §7.1: a client must not use
     /// a token whose type it does not understand (`mac`, `N_A`, empty, or `DPoP` unproved).
-    package static func problem(withTokenType type: String?, proved: Bool = false) -> String? {
+    package static func problem(withTokenType type: String?) -> String? {
+        problem(withTokenType: type, proved: false)
+    }
+
+    /// ``problem(withTokenType:)`` for a reply to a request that carried a DPoP proof when
+    /// `proved`: then `DPoP`, in any case, is understood too.
+    package static func problem(withTokenType type: String?, proved: Bool) -> String? {
         guard let type else { return nil }
         if type.lowercased() == "bearer" { return nil }
         if proved, type.lowercased() == "dpop" { return nil }
