@@ -24,6 +24,9 @@ let package = Package(
             name: "DPoPSwiftCrypto",
             dependencies: [
                 .product(name: "NetworkService", package: "AppSDK"),
+                // `DPoPKeyKind.swiftCryptoES256`: the engine's kind of key for ES256 on Linux.
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -33,6 +36,8 @@ let package = Package(
             dependencies: [
                 "DPoPSwiftCrypto",
                 .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

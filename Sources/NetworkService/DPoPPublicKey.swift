@@ -13,13 +13,13 @@
 /// the curve and the thumbprint.
 public struct DPoPPublicKey: Sendable, Hashable, CustomStringConvertible {
     /// The JWK members the key is made of, by key type.
-    enum Parameters: Sendable, Hashable {
+    package enum Parameters: Sendable, Hashable {
         case ec(crv: String, x: [UInt8], y: [UInt8])
         case okp(crv: String, x: [UInt8])
         case rsa(n: [UInt8], e: [UInt8])
     }
 
-    let parameters: Parameters
+    package let parameters: Parameters
 
     private init(_ parameters: Parameters) {
         self.parameters = parameters

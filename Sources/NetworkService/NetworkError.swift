@@ -182,7 +182,7 @@ extension NetworkError {
 
     /// Whether the server refused the request's DPoP proof rather than its token: a
     /// `use_dpop_nonce` or `invalid_dpop_proof`, as the error code or in a `DPoP` challenge.
-    var isDPoPProofFailure: Bool {
+    package var isDPoPProofFailure: Bool {
         let proofCodes = [ServerErrorCode.useDPoPNonce, .invalidDPoPProof]
         if let serverErrorCode, proofCodes.contains(serverErrorCode) { return true }
         return dpopChallengeError.map { proofCodes.contains(ServerErrorCode(rawValue: $0)) } ?? false

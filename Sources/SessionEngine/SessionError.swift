@@ -49,6 +49,16 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// ``SessionService/Configuration/callLimit`` lets run at once; ``SessionError/detail``
         /// names the limit. Nothing was sent; try again, or raise the limit.
         public static let callLimitWaitExceeded = Kind(rawValue: "callLimitWaitExceeded")
+        /// The session's DPoP key cannot sign here: it is of an algorithm or kind that no
+        /// ``DPoPKeyKind`` configured here can use (a key another program made), or a new key
+        /// could not be made. ``SessionError/detail`` names the algorithm and what to configure
+        /// (``DPoPConfiguration/alsoReads``). Nothing was sent; the session is kept for the
+        /// programs that can sign with it.
+        public static let dpopKeyUnusable = Kind(rawValue: "dpopKeyUnusable")
+        /// The server answered a sign-in's DPoP proof with a bearer token while
+        /// ``DPoPConfiguration/bearerAnswer`` is ``DPoPConfiguration/BearerAnswer/refuse``:
+        /// nothing was stored.
+        public static let dpopNotHonoured = Kind(rawValue: "dpopNotHonoured")
 
         /// The raw value.
         public var description: String { rawValue }
@@ -96,6 +106,10 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
             return "could not start a session: " + (detail ?? "no account id was given and the access token names none; pass `accountID:`")
         case .callLimitWaitExceeded:
             return "the call was not sent: " + (detail ?? "it waited too long for its turn (Configuration.callLimit)")
+        case .dpopKeyUnusable:
+            return "the session's DPoP key cannot be used here" + (detail.map { ": " + $0 } ?? "")
+        case .dpopNotHonoured:
+            return "the server did not bind the tokens to the DPoP key" + (detail.map { ": " + $0 } ?? "")
         default: return kind.rawValue
         }
     }

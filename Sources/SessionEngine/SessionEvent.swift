@@ -40,6 +40,10 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
     case endedElsewhere
     /// Another process sharing the token store signed in as a different account.
     case replacedByAnotherAccount
+    /// The server answered the refresh of a DPoP-bound session (RFC 9449) with a bearer token,
+    /// while ``DPoPConfiguration/bearerAnswer`` is ``DPoPConfiguration/BearerAnswer/refuse``:
+    /// the tokens were not kept.
+    case dpopNotHonoured
 
     /// For example `the server rejected the refresh token (refresh_token_reused)`.
     public var description: String {
@@ -52,6 +56,7 @@ public enum SignOutReason: Sendable, Equatable, CustomStringConvertible {
             "the server refused the refresh request (HTTP \(status)" + (code.map { " \($0)" } ?? "") + ")"
         case .endedElsewhere: "signed out by another program sharing the token store"
         case .replacedByAnotherAccount: "another account signed in through another program sharing the token store"
+        case .dpopNotHonoured: "the server answered a DPoP-bound session's refresh with a bearer token"
         }
     }
 }

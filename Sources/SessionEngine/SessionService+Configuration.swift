@@ -49,6 +49,11 @@ extension SessionService {
         /// its access token only when its turn comes (``CallLimit``). Default: 64 calls, 120 s;
         /// `nil`: no limit.
         public var callLimit: CallLimit? = CallLimit()
+        /// Binds new sessions to a DPoP key (RFC 9449): sign-ins through
+        /// ``SessionService/startSession(accountID:signingInWith:)`` make a key of the kind it
+        /// names and prove with it. Default `nil`: bearer sessions. A session stored with a key
+        /// (made by another program) is signed for either way.
+        public var dpop: DPoPConfiguration?
         /// Waits between refresh attempts, in seconds; throws `CancellationError` when cancelled.
         /// Default: `Task.sleep`. Tests replace it (and move their clock) instead of sleeping.
         public var sleep: @Sendable (_ seconds: TimeInterval) async throws -> Void = { seconds in

@@ -118,17 +118,27 @@ extension SessionService {
             record(refreshID, .storeHeldNewerTokens)
             return stored
         }
+        // A session with a DPoP key proves every token request with it (before any admission:
+        // a key that cannot sign here sends nothing).
+        let tokenServer = try tokenRequestServer(for: stored)
         let limit = configuration.refreshLimit
+        var countedAt: Date?
         switch state.withLock({ $0.admitRefresh(of: stored, due: due, at: now, limit: limit) }) {
         case .explained:
             break
         case let .counted(count, maximum):
+            countedAt = now
             record(refreshID, .refreshLimitCounted(count: count, limit: maximum))
         case let .refused(count, retryIn):
             record(refreshID, .refreshLimitExceeded(count: count))
             throw limit.exceeded(count: count, retryIn: retryIn)
         }
-        let (tokens, requestedAt) = try await tokensFromServer(for: stored, fromStore: fromStore, refreshID: refreshID, generation: generation)
+        let (tokens, requestedAt) = try await tokensFromServer(
+            for: stored, fromStore: fromStore, through: tokenServer, countedAt: countedAt, refreshID: refreshID, generation: generation)
+        if let refusal = answerRefusal(tokens, to: stored) {
+            throw await refreshFailure(refusal.error, reason: refusal.reason, refreshID: refreshID, generation: generation,
+                                       stored: fromStore ?? stored)
+        }
         // The session keeps its DPoP key through every refresh: only a sign-in makes a new one.
         let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt, dpopKey: stored.dpopKey)
         try await keep(renewed, replacing: fromStore, refreshID: refreshID, generation: generation)
@@ -138,10 +148,17 @@ extension SessionService {
     /// The server's new tokens for `stored`, and when the request that got them was sent: the
     /// refresh call, tried again with the same refresh token while ``Configuration/refreshRetry``
     /// allows and a caller still waits (rule 8), inside the exclusive section and single flight.
+    ///
+    /// A proved refresh (`server` proves, the session has a key) that the server refused for its
+    /// proof is classified before any ``RefreshFailureRule``: a nonce challenge met again is
+    /// ``RefreshFailure/Kind/dpopNonce`` (not delivered, so rule 8 may retry it on any server,
+    /// and its refresh-limit admission, `countedAt`, is given back if it ends the refresh), and
+    /// `invalid_dpop_proof` ``RefreshFailure/Kind/dpopProofRefused``: neither ends the session.
     private func tokensFromServer(
-        for stored: Credentials, fromStore: Credentials?, refreshID: Int, generation: Int
+        for stored: Credentials, fromStore: Credentials?, through server: Server, countedAt: Date?, refreshID: Int, generation: Int
     ) async throws -> (Tokens, requestedAt: Date) {
         let firstRequestAt = configuration.now()
+        let proved = stored.dpopKey != nil
         var attempt = 1
         while true {
             let requestedAt = configuration.now()
@@ -153,10 +170,16 @@ extension SessionService {
                 return (tokens, requestedAt)
             } catch {
                 let answeredAt = configuration.now()
-                let reason = configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
+                let proofFailure = proved ? Self.proofFailure(error) : nil
+                let reason = proofFailure != nil ? nil : configuration.effectiveRefreshFailureRule.sessionEndingReason(error)
                     ?? RefreshFailureRule.refusedRequest.sessionEndingReason(error)
-                let outcome: RefreshOutcome = reason.map { .rejected($0) } ?? .failed(RefreshFailure(classifying: error))
+                let outcome: RefreshOutcome = reason.map { .rejected($0) } ?? .failed(proofFailure ?? RefreshFailure(classifying: error))
                 record(refreshID, .serverAnswered(attempt: attempt, duration: answeredAt.timeIntervalSince(requestedAt), outcome: outcome))
+                switch proofFailure?.kind {
+                case .dpopNonce?: record(refreshID, .dpopNonceChallenge(attempt: attempt))
+                case .dpopProofRefused?: record(refreshID, .dpopProofRefused)
+                default: break
+                }
                 if case let .failed(failure) = outcome, !Task.isCancelled,
                    let delay = configuration.refreshRetry.delay(beforeAttempt: attempt + 1, after: failure,
                                                                 elapsed: answeredAt.timeIntervalSince(firstRequestAt)),
@@ -168,10 +191,24 @@ extension SessionService {
                     try await configuration.sleep(delay)
                     if state.withLock({ $0.retryWaitEnded(refreshID) }) == .askAgain { continue }
                 }
+                if proofFailure?.kind == .dpopNonce, let countedAt {
+                    // The server refused before its token logic: the refresh never counts.
+                    state.withLock { $0.refundAdmission(countedAt: countedAt) }
+                }
                 throw await refreshFailure(error, reason: reason, refreshID: refreshID, generation: generation,
                                            stored: fromStore ?? stored)
             }
         }
+    }
+
+    /// Why the refresh answer `tokens` for `stored` cannot be kept, if it cannot: a bearer
+    /// token answered to a DPoP-bound session's proof under ``DPoPConfiguration/BearerAnswer/refuse``
+    /// ends the session (``SignOutReason/dpopNotHonoured``). A session kept as bearer
+    /// (``DPoPConfiguration/BearerAnswer/accept``) is not ended by a bearer answer.
+    private func answerRefusal(_ tokens: Tokens, to stored: Credentials) -> (error: SessionError, reason: SignOutReason)? {
+        guard stored.dpopKey != nil, stored.accessTokenType == Self.dpopTokenType, !Self.isDPoPBound(tokens),
+              bearerAnswer == .refuse else { return nil }
+        return (SessionError(.dpopNotHonoured, detail: "the server answered the DPoP-bound refresh with a bearer token"), .dpopNotHonoured)
     }
 
     /// The credentials a refresh starts from, re-read inside the exclusive section: unsaved

@@ -1,6 +1,6 @@
 package import Foundation
 import NetworkService
-import TokenStore
+package import TokenStore
 
 extension SessionService {
     /// Keeps a session obtained elsewhere: saves its credentials (replacing any other) and
@@ -33,10 +33,17 @@ extension SessionService {
     /// (by ``Configuration/now``): their lifetime is counted from then, as a refresh's is, so
     /// the time the answer took and what the sign-in did after it (checking an ID token, say)
     /// do not make the expiry here later than the server's. `nil`: from now.
+    ///
+    /// `dpopKey` is the DPoP key the sign-in proved with, saved with the tokens; without one, a
+    /// DPoP-bound answer (`token_type` `DPoP`) is refused: its token is worthless without a key.
     @discardableResult
-    package func startSession(tokens: Tokens, accountID: String?, requestedAt: Date?) async throws -> String {
+    package func startSession(tokens: Tokens, accountID: String?, requestedAt: Date?, dpopKey: DPoPKey? = nil) async throws -> String {
+        if dpopKey == nil, Self.isDPoPBound(tokens) {
+            throw SessionError(.dpopKeyUnusable, detail: "the tokens are DPoP-bound (token type DPoP) but no DPoP key "
+                                   + "proved the sign-in: sign in through startSession(accountID:signingInWith:) with Configuration.dpop set")
+        }
         let accountID = try Self.accountID(accountID, of: tokens)
-        let credentials = credentials(from: tokens, accountID: accountID, requestedAt: requestedAt)
+        let credentials = credentials(from: tokens, accountID: accountID, requestedAt: requestedAt, dpopKey: dpopKey)
         startNewGeneration()
         try await tokenStore.withExclusiveAccess { [tokenStore] in try await tokenStore.save(credentials) }
         // The store no longer holds the credentials of an ended session (if it did); these

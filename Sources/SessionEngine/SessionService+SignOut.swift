@@ -75,8 +75,21 @@ extension SessionService {
     }
 
     /// Tells the server the session is over; returns why it could not, if it could not.
-    private func revoke(_ credentials: Credentials) async -> (any Error)? {
+    ///
+    /// A DPoP-bound session's revocation proves every request with its key, and sends a DPoP
+    /// access token as `DPoP` (through the plain server when no kind here can sign with the key:
+    /// the sign-out itself never fails on it).
+    private func revoke(_ stored: Credentials) async -> (any Error)? {
         let revoker = configuration.revoker
+        let proving = stored.dpopKey == nil ? nil : try? tokenRequestServer(for: stored)
+        let server = proving ?? server
+        func sent(_ credentials: Credentials) -> Credentials {
+            guard proving != nil, credentials.accessTokenType == Self.dpopTokenType else { return credentials }
+            var bound = credentials
+            bound.accessToken = AccessToken(credentials.accessToken.rawValue, scheme: .dpop)
+            return bound
+        }
+        let credentials = sent(stored)
         do {
             try await revoker.revoke(credentials, server)
             return nil
@@ -84,7 +97,8 @@ extension SessionService {
                     where revoker.usesAccessToken && error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
             do {
                 let tokens = try await configuration.refresher.refresh(credentials, server)
-                try await revoker.revoke(self.credentials(from: tokens, accountID: credentials.accountID, dpopKey: credentials.dpopKey), server)
+                try await revoker.revoke(sent(self.credentials(from: tokens, accountID: credentials.accountID, dpopKey: credentials.dpopKey)),
+                                         server)
                 return nil
             } catch {
                 return error

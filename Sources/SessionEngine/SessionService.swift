@@ -41,6 +41,8 @@ public final class SessionService: Sendable {
     let broadcaster = SessionEventBroadcaster()
     /// Takes turns among the calls when ``Configuration/callLimit`` is set.
     let gate: CallGate?
+    /// The proving servers of the last DPoP key this service signed with (`SessionService+DPoP`).
+    let proving = LockedValue<ProvingServers?>(nil)
 
     /// Creates a service. Nothing is read or sent until the first call.
     /// - Parameters:
@@ -133,8 +135,9 @@ public final class SessionService: Sendable {
 
     /// Calls `handler` with the access token in `credentials` and notes whether the server accepted it.
     private func call<T>(_ handler: (Server, AccessToken) async throws -> T, with credentials: Credentials) async throws -> T {
+        let (server, accessToken) = try callServerAndToken(for: credentials)
         do {
-            let result = try await handler(server, credentials.accessToken)
+            let result = try await handler(server, accessToken)
             noteAccepted(credentials.accessToken.rawValue)
             return result
         } catch let error as NetworkError where [403, 404, 409, 422].contains(error.statusCode ?? 0)

@@ -145,6 +145,12 @@ struct SessionState: Sendable {
         return .counted(count: refreshTimes.count, limit: limit.maximumRefreshes)
     }
 
+    /// Gives back the admission counted at `countedAt` (``admitRefresh(of:due:at:limit:)``): the
+    /// refresh ended on a DPoP nonce challenge, which never counts.
+    mutating func refundAdmission(countedAt: Date) {
+        if let index = refreshTimes.lastIndex(of: countedAt) { refreshTimes.remove(at: index) }
+    }
+
     /// Adds a measured refresh to the smoothed refresh duration.
     mutating func noteRefreshDuration(_ measured: TimeInterval) {
         refreshDuration = RefreshTiming.smoothedDuration(refreshDuration, adding: measured)

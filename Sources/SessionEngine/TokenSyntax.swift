@@ -14,11 +14,19 @@ package enum TokenSyntax {
     }
 
     /// Why a reply's `token_type` cannot be used, or `nil` when it can: absent (taken as
-    /// Bearer, as many servers omit it) or `Bearer` in any case. RFC 6749 §7.1: a client must
-    /// not use a token whose type it does not understand (`DPoP`, `mac`, `N_A`, empty).
+    /// Bearer, as many servers omit it) or `Bearer` in any case, and `DPoP` in any case when the
+    /// request carried a DPoP proof (`proved`, RFC 9449 §5). RFC 6749 §7.1: a client must not use
+    /// a token whose type it does not understand (`mac`, `N_A`, empty, or `DPoP` unproved).
     package static func problem(withTokenType type: String?) -> String? {
+        problem(withTokenType: type, proved: false)
+    }
+
+    /// ``problem(withTokenType:)`` for a reply to a request that carried a DPoP proof when
+    /// `proved`: then `DPoP`, in any case, is understood too.
+    package static func problem(withTokenType type: String?, proved: Bool) -> String? {
         guard let type else { return nil }
         if type.lowercased() == "bearer" { return nil }
+        if proved, type.lowercased() == "dpop" { return nil }
         let shown = String(type.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
         return "the token type \"\(shown)\" is not Bearer, and a token of a type the client does not understand must not be used (RFC 6749 §7.1)"
     }

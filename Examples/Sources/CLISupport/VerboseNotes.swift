@@ -36,6 +36,10 @@ public enum VerboseNotes {
         case let .serverAnswered(attempt, duration, outcome):
             let call = attempt == 1 ? refreshCall : "\(refreshCall) (attempt \(attempt))"
             return "the access token needs refreshing: \(call) answered in \(seconds(duration)): \(outcome)"
+        case let .dpopNonceChallenge(attempt):
+            return "the server asked for a DPoP nonce again (attempt \(attempt)): the refresh failed for now, the session is kept"
+        case .dpopProofRefused:
+            return "the server refused the refresh's DPoP proof: the session is kept"
         case let .retryScheduled(attempt, delay):
             return "trying the refresh again in \(seconds(delay)) (attempt \(attempt))"
         case .saved:

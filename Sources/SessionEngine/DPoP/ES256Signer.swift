@@ -39,6 +39,9 @@ package struct ES256Signer: DPoPSigner, CustomStringConvertible, CustomReflectab
         publicKey = .ec(crv: "P-256", x: Array(point[..<32]), y: Array(point[32...]))
     }
 
+    /// The private scalar (the JWK's `d`, 32 bytes): a secret, for the store only.
+    package var rawRepresentation: [UInt8] { Array(key.rawRepresentation) }
+
     /// The 64-byte `r ‖ s` signature of `input`.
     package func sign(_ input: [UInt8]) throws(DPoPSigningError) -> [UInt8] {
         do {

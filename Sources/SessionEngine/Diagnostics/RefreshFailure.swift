@@ -26,6 +26,12 @@ public struct RefreshFailure: Sendable, Equatable, CustomStringConvertible {
         public static let cancelled = Kind(rawValue: "cancelled")
         /// Anything else (TLS, a refused redirect, an error of a refresher of your own).
         public static let other = Kind(rawValue: "other")
+        /// The server asked for a DPoP proof with its nonce (`use_dpop_nonce`, RFC 9449 §8) again
+        /// after the retry with the nonce it gave: the request did not reach the token logic.
+        public static let dpopNonce = Kind(rawValue: "dpopNonce")
+        /// The server refused the DPoP proof (`invalid_dpop_proof`): a clock that is off, a proof
+        /// a transport replayed. The session is kept; the refresh limit bounds the retries.
+        public static let dpopProofRefused = Kind(rawValue: "dpopProofRefused")
 
         /// The raw value.
         public var description: String { rawValue }

@@ -21,6 +21,13 @@ extension SessionRecord {
         case refreshLimitExceeded(count: Int)
         /// The server answered attempt `attempt` (1 for the first) after `duration` seconds.
         case serverAnswered(attempt: Int, duration: TimeInterval, outcome: RefreshOutcome)
+        /// The server asked attempt `attempt` for a DPoP proof with its nonce again, after the
+        /// request had been sent once more with the nonce it gave (``RefreshFailure/Kind/dpopNonce``):
+        /// never a failure of the refresh token, and never counted by the refresh limit. No
+        /// nonce or proof is recorded.
+        case dpopNonceChallenge(attempt: Int)
+        /// The server refused the refresh's DPoP proof (`invalid_dpop_proof`): the session is kept.
+        case dpopProofRefused
         /// The refresh is tried again as attempt `attempt` after `delay` seconds, with the same
         /// refresh token (``RefreshRetryPolicy``).
         case retryScheduled(attempt: Int, delay: TimeInterval)
@@ -48,6 +55,8 @@ extension SessionRecord {
             case let .refreshLimitExceeded(count): "refresh limit exceeded (\(count) unexplained refreshes in its interval)"
             case let .serverAnswered(attempt, duration, outcome):
                 "server answered \(attempt == 1 ? "" : "attempt \(attempt) ")in \(Self.seconds(duration)): \(outcome)"
+            case let .dpopNonceChallenge(attempt): "the server asked attempt \(attempt) for a DPoP nonce again"
+            case .dpopProofRefused: "the server refused the DPoP proof"
             case let .retryScheduled(attempt, delay): "retry scheduled: attempt \(attempt) in \(Self.seconds(delay))"
             case .saved: "saved"
             case .keptInMemory: "kept in memory (the store could not save it)"

@@ -73,10 +73,11 @@ struct OAuth2TokenReply: Decodable, Sendable {
     /// The reply as ``Tokens``; without a new refresh token (or with an empty one), `previous`
     /// is kept. An empty access token, a token outside visible ASCII and a token type other
     /// than Bearer are refused (``TokenSyntax``): they could only break the session.
-    func tokens(keeping previous: String?, endpoint: EndpointPath) throws(NetworkError) -> Tokens {
+    /// `proved`: the request carried a DPoP proof, so a `DPoP` token type is understood.
+    func tokens(keeping previous: String?, endpoint: EndpointPath, proved: Bool = false) throws(NetworkError) -> Tokens {
         if let problem = TokenSyntax.problem(withToken: accessToken, named: "access_token")
             ?? refreshToken.flatMap({ $0.isEmpty ? nil : TokenSyntax.problem(withToken: $0, named: "refresh_token") })
-            ?? TokenSyntax.problem(withTokenType: tokenType) {
+            ?? TokenSyntax.problem(withTokenType: tokenType, proved: proved) {
             throw NetworkError(kind: .decoding, method: .post, path: endpoint.rendered, statusCode: 200,
                                serverMessage: "the token endpoint's answer cannot be used: \(problem)")
         }

@@ -68,7 +68,7 @@ public struct OAuth2TokenClient: Sendable {
         var fields = [(name: "grant_type", value: "password"), ("username", username), ("password", password)]
         if let scope = scope ?? self.scope { fields.append(("scope", scope)) }
         let reply = try await requestTokens(fields, secrets: [password], server: server)
-        return try reply.tokens(keeping: nil, endpoint: tokenEndpoint)
+        return try reply.tokens(keeping: nil, endpoint: tokenEndpoint, proved: server.provesEveryRequest)
     }
 
     /// Trades a refresh token for new tokens (RFC 6749 §6). When the server does not rotate
@@ -81,7 +81,7 @@ public struct OAuth2TokenClient: Sendable {
         server.errorFormat = .oauth2
         let endpoint = OAuth2Endpoint(path: tokenEndpoint, client: self, fields: fields, secrets: [refreshToken])
         let (reply, head) = try await server.sendReadingHead(endpoint, as: OAuth2TokenReply.self)
-        var tokens = try reply.tokens(keeping: refreshToken, endpoint: tokenEndpoint)
+        var tokens = try reply.tokens(keeping: refreshToken, endpoint: tokenEndpoint, proved: server.provesEveryRequest)
         tokens.serverDate = head.date
         return tokens
     }

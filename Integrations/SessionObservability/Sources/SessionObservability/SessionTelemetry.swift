@@ -115,6 +115,11 @@ public final class SessionTelemetry: Sendable {
                 if let retryAfter = failure.retryAfter { metadata["retry_after_s"] = "\(Self.seconds(retryAfter))" }
                 logger.warning("refresh failed; the session is kept", metadata: metadata)
             }
+        case let .dpopNonceChallenge(attempt):
+            metadata["attempt"] = "\(attempt)"
+            logger.info("the server asked for a DPoP nonce again; the refresh is not counted", metadata: metadata)
+        case .dpopProofRefused:
+            logger.warning("the server refused the refresh's DPoP proof; the session is kept", metadata: metadata)
         case let .retryScheduled(attempt, delay):
             retries.increment()
             inFlight.withLock { $0[id]?.span?.addEvent(SpanEvent(name: "retry scheduled", attributes: ["attempt": .int64(Int64(attempt))])) }
@@ -161,6 +166,7 @@ public final class SessionTelemetry: Sendable {
         case .refreshRefused: "refresh_refused"
         case .endedElsewhere: "ended_elsewhere"
         case .replacedByAnotherAccount: "replaced_by_another_account"
+        case .dpopNotHonoured: "dpop_not_honoured"
         }
     }
 
