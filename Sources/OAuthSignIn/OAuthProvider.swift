@@ -35,11 +35,11 @@ public struct OAuthProvider: Sendable {
     ///
     /// ``SessionEngine/SessionService/Configuration/oauth2(_:)`` and
     /// ``SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)`` copy it into
-    /// ``SessionEngine/SessionService/Configuration/dpop`` (answers with a bearer token refused);
+    /// ``/SessionEngine/SessionService/Configuration/dpop`` (answers with a bearer token refused);
     /// ``authorizationRequest(redirectURI:scopes:)`` makes a key of it for the code. The server
     /// must list the kind's algorithm in `dpop_signing_alg_values_supported`, else a sign-in
     /// fails before sending anything (``SignInError/Kind/dpopAlgorithmUnsupported``).
-    public var dpop: SessionEngine.DPoPKeyKind?
+    public var dpop: DPoPKeyKind?
 
     /// A provider whose metadata you have (a server without discovery, or metadata you keep).
     /// - Parameters:

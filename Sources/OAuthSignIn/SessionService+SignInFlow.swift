@@ -18,7 +18,7 @@ extension SessionService {
     /// Nothing is stored when the flow fails.
     ///
     /// **DPoP.** With ``/SessionEngine/SessionService/Configuration/dpop`` set (as
-    /// ``/SessionEngine/SessionService/Configuration/oauth2(_:)`` sets it from
+    /// ``SessionEngine/SessionService/Configuration/oauth2(_:)`` sets it from
     /// ``OAuthProvider/dpop``), or the flow's provider's ``OAuthProvider/dpop``, the sign-in makes
     /// a new key (a callback flow uses the one its ``AuthorizationRequest`` was made with), names
     /// it in `dpop_jkt`, proves it on every token request (and on the device flow's userinfo

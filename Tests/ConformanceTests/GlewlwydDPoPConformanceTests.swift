@@ -229,6 +229,8 @@ struct GlewlwydDPoPConformanceTests {
         #expect(try await active() == true)
         let result = try await session.signOut()
         #expect(result.serverConfirmed)
+        let revocations = transport.exchanges(with: "revoke")
+        #expect(!revocations.isEmpty && revocations.allSatisfy { $0.proof != nil && $0.status == 200 })
         #expect(try await active() == false)
         print("glewlwyd-dpop: the confidential client's DPoP-bound token revoked at sign-out (\(transport.exchanges(with: "revoke").map(\.status))), then inactive")
     }
