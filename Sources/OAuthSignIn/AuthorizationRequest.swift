@@ -1,5 +1,6 @@
 public import Foundation
 internal import NetworkService
+internal import TokenStore
 
 /// One authorization request of the authorization code flow with PKCE: the URL to open, and
 /// inside it, never printed, the `state`, `nonce` and code verifier its callback is checked
@@ -33,9 +34,12 @@ public struct AuthorizationRequest: Sendable {
     /// The DPoP key the URL's `dpop_jkt` names (RFC 9449 §10), kept in memory until the
     /// callback so the code exchange proves the same key; `nil` for a bearer sign-in.
     let proofing: DPoPProofing?
+    /// The key `proofing` signs with, which the session stores with the tokens; `nil` for a
+    /// bearer sign-in, or a request made by a test with proofs only.
+    let dpopKey: DPoPKey?
 
     init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, codeVerifier: String,
-         proofing: DPoPProofing? = nil) {
+         proofing: DPoPProofing? = nil, dpopKey: DPoPKey? = nil) {
         self.url = url
         self.redirectURI = redirectURI
         self.scopes = scopes
@@ -43,6 +47,7 @@ public struct AuthorizationRequest: Sendable {
         self.nonce = nonce
         self.codeVerifier = codeVerifier
         self.proofing = proofing
+        self.dpopKey = dpopKey
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkService
 import SessionEngine
+import TokenStore
 
 // The authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636), through the loopback
 // listener or a callback the app received itself.
@@ -9,8 +10,8 @@ extension OAuthProvider {
     /// Builds an authorization request (see ``authorizationRequest(redirectURI:scopes:)``); with
     /// `proofing`, one that binds the code to its key (`dpop_jkt`, RFC 9449 §10) and keeps the
     /// key for the code exchange, once the server is known to take its algorithm.
-    func makeAuthorizationRequest(redirectURI: URL, scopes: [String],
-                                  proofing: DPoPProofing? = nil) throws(SignInError) -> AuthorizationRequest {
+    func makeAuthorizationRequest(redirectURI: URL, scopes: [String], proofing: DPoPProofing? = nil,
+                                  dpopKey: DPoPKey? = nil) throws(SignInError) -> AuthorizationRequest {
         guard let endpoint = metadata.authorizationEndpoint,
               var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw SignInError.flowUnavailable.with(detail: "The server has no authorization endpoint.")
@@ -34,7 +35,7 @@ extension OAuthProvider {
             throw SignInError.flowUnavailable.with(detail: "The authorization endpoint does not make a valid URL.")
         }
         return AuthorizationRequest(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce,
-                                    codeVerifier: verifier, proofing: proofing)
+                                    codeVerifier: verifier, proofing: proofing, dpopKey: dpopKey)
     }
 
     /// The loopback flow: listens, has the front end open the authorization URL, waits for the

@@ -1,6 +1,7 @@
 public import Foundation
 public import NetworkService
 public import SessionEngine
+internal import TokenStore
 
 /// An OAuth 2.0 / OpenID Connect authorization server and this program's client of it: the
 /// server's ``metadata`` (usually discovered), the client id and, for a confidential client,
@@ -29,6 +30,16 @@ public struct OAuthProvider: Sendable {
     public var clock: SignInClock = .system
     /// The clock skew allowed when checking an ID token's `exp` and `iat`, in seconds. Default 300.
     public var clockSkew: TimeInterval = 300
+    /// The kind of DPoP key (RFC 9449) a sign-in with this provider binds the session to, for
+    /// example `.eddsa`; `nil` (the default): bearer sessions, as before.
+    ///
+    /// ``SessionEngine/SessionService/Configuration/oauth2(_:)`` and
+    /// ``SessionEngine/SessionService/Configuration/clientCredentials(_:scopes:)`` copy it into
+    /// ``/SessionEngine/SessionService/Configuration/dpop`` (answers with a bearer token refused);
+    /// ``authorizationRequest(redirectURI:scopes:)`` makes a key of it for the code. The server
+    /// must list the kind's algorithm in `dpop_signing_alg_values_supported`, else a sign-in
+    /// fails before sending anything (``SignInError/Kind/dpopAlgorithmUnsupported``).
+    public var dpop: DPoPKeyKind?
 
     /// A provider whose metadata you have (a server without discovery, or metadata you keep).
     /// - Parameters:
@@ -67,10 +78,24 @@ public struct OAuthProvider: Sendable {
     /// A new authorization request with PKCE (`S256`), a fresh `state` and, when `scopes`
     /// contains `openid`, a fresh `nonce`, for a redirect the app receives itself; finish with
     /// ``SignInFlow/callback(_:for:_:)``.
+    ///
+    /// With ``dpop`` set, the request makes a new key of that kind, names it in `dpop_jkt` (RFC
+    /// 9449 §10, binding the code to it) and keeps it, in memory, for the callback: the code
+    /// exchange proves it and the session stores it.
     /// - Throws: ``SignInError/Kind/pkceS256Unsupported`` when the server does not list `S256`;
-    ///   ``SignInError/Kind/flowUnavailable`` without an authorization endpoint.
+    ///   ``SignInError/Kind/flowUnavailable`` without an authorization endpoint;
+    ///   ``SignInError/Kind/dpopAlgorithmUnsupported`` when the server does not take ``dpop``'s
+    ///   algorithm; ``SignInError/Kind/dpopKeyUnusable`` when no key could be made.
     public func authorizationRequest(redirectURI: URL, scopes: [String]) throws(SignInError) -> AuthorizationRequest {
-        try makeAuthorizationRequest(redirectURI: redirectURI, scopes: scopes)
+        guard let kind = dpop else { return try makeAuthorizationRequest(redirectURI: redirectURI, scopes: scopes) }
+        let (key, signer): (DPoPKey, any DPoPSigner)
+        do {
+            (key, signer) = try kind.makeKeyAndSigner()
+        } catch {
+            throw SignInError.dpopKeyUnusable.with(detail: "No \(Redaction.printable(String(kind.algorithm.prefix(16)))) DPoP key could be made.", underlying: error)
+        }
+        return try makeAuthorizationRequest(redirectURI: redirectURI, scopes: scopes,
+                                            proofing: DPoPProofing(signer: signer), dpopKey: key)
     }
 
     /// The OpenID Connect userinfo of the user `accessToken` belongs to (OpenID Connect Core §5.3).

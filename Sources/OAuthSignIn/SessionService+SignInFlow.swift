@@ -17,11 +17,24 @@ extension SessionService {
     ///
     /// Nothing is stored when the flow fails.
     ///
-    /// - Throws: ``SignInError`` for the flow; ``/SessionEngine/SessionError`` (`accountUnknown`)
-    ///   when nothing names the account; ``/TokenStore/TokenStoreError`` when the store cannot save.
+    /// **DPoP.** With ``/SessionEngine/SessionService/Configuration/dpop`` set (as
+    /// ``SessionEngine/SessionService/Configuration/oauth2(_:)`` sets it from
+    /// ``OAuthProvider/dpop``), or the flow's provider's ``OAuthProvider/dpop``, the sign-in makes
+    /// a new key (a callback flow uses the one its ``AuthorizationRequest`` was made with), names
+    /// it in `dpop_jkt`, proves it on every token request (and on the device flow's userinfo
+    /// call), and saves it with the tokens in one write: every later refresh and call proves it.
+    /// A bearer answer is refused unless ``/SessionEngine/DPoPConfiguration/bearerAnswer`` is
+    /// `.accept`.
+    ///
+    /// - Throws: ``SignInError`` for the flow (``SignInError/Kind/dpopAlgorithmUnsupported``,
+    ///   ``SignInError/Kind/dpopKeyUnusable`` for DPoP); ``/SessionEngine/SessionError``
+    ///   (`accountUnknown`) when nothing names the account, (`dpopNotHonoured`) when the server
+    ///   answered a proof with a bearer token that the configuration refuses;
+    ///   ``/TokenStore/TokenStoreError`` when the store cannot save.
     @discardableResult
     public func signIn(with flow: SignInFlow) async throws -> SignInResult {
-        let outcome = try await flow.run()
+        let binding = try flow.dpopKey(for: self)
+        let outcome = try await flow.run(proofing: binding?.proofing)
         let (reply, claims, clock) = (outcome.reply, outcome.claims, outcome.clock)
         // The lifetime counts from when the token request was sent, on the session's clock:
         // the answer's way back and the checks since (an ID token, a userinfo call) are not
@@ -29,7 +42,14 @@ extension SessionService {
         let requestedAt = reply.sentAt.map { sentAt in
             configuration.now().addingTimeInterval(-max(0, clock.now().timeIntervalSince(sentAt)))
         }
-        let stored = try await startSession(tokens: reply.tokens, accountID: claims?.sub ?? outcome.accountID, requestedAt: requestedAt)
+        let accountID = claims?.sub ?? outcome.accountID
+        let stored: String
+        if let binding {
+            stored = try await startSession(tokens: reply.tokens, accountID: accountID, requestedAt: requestedAt,
+                                            provedWith: binding.key, signer: binding.proofing.signer)
+        } else {
+            stored = try await startSession(tokens: reply.tokens, accountID: accountID, requestedAt: requestedAt)
+        }
         return SignInResult(accountID: stored, idToken: claims, scope: reply.scope)
     }
 

@@ -13,6 +13,10 @@ extension SessionService.Configuration {
     /// a session bound to a key (RFC 9449) proves it on every token request, and a bearer
     /// session sends no proof (a server may refuse a proof with a bearer refresh token).
     ///
+    /// The provider's ``OAuthProvider/dpop`` becomes the configuration's
+    /// ``/SessionEngine/SessionService/Configuration/dpop`` (a bearer answer refused), so sign-ins
+    /// bind the session to a key of that kind.
+    ///
     /// A session the server gave no refresh token has an empty one stored; it ends
     /// (``/SessionEngine/SignOutReason/refreshTokenRejected(_:)``) when its access token is due
     /// or refused, since nothing can renew it.
@@ -27,7 +31,7 @@ extension SessionService.Configuration {
         let refresher = TokenRefresher(failureRule: rule) { credentials, server in
             try await provider.refresh(credentials, proofing: server.proofing).tokens
         }
-        return Self(refresher: refresher, revoker: provider.revoker)
+        return Self(refresher: refresher, revoker: provider.revoker).proving(with: provider)
     }
 
     /// A session of a client acting as itself (RFC 6749 §4.4): when the access token is due or
@@ -44,6 +48,9 @@ extension SessionService.Configuration {
     /// ``oauth2(_:)`` refresher ends such a session instead of sending it, the
     /// revokers skip it, and the engine tells two such sessions apart by their access tokens.
     ///
+    /// The provider's ``OAuthProvider/dpop`` becomes the configuration's
+    /// ``/SessionEngine/SessionService/Configuration/dpop``, as with ``oauth2(_:)``.
+    ///
     /// ```swift
     /// let session = SessionService(server: api, tokenStore: store,
     ///                              configuration: .clientCredentials(provider, scopes: ["read"]))
@@ -52,7 +59,14 @@ extension SessionService.Configuration {
         let refresher = TokenRefresher(failureRule: .oauth2) { _, server in
             try await provider.clientCredentialsGrant(scopes: scopes, proofing: server.proofing).tokens
         }
-        return Self(refresher: refresher, revoker: provider.revoker)
+        return Self(refresher: refresher, revoker: provider.revoker).proving(with: provider)
+    }
+
+    /// This configuration binding sign-ins to keys of `provider`'s ``OAuthProvider/dpop`` kind.
+    private func proving(with provider: OAuthProvider) -> Self {
+        var configuration = self
+        configuration.dpop = provider.dpop.map { DPoPConfiguration(keys: $0) }
+        return configuration
     }
 }
 

@@ -81,6 +81,11 @@ public struct SignInError: Error, Sendable {
         /// does not name it, or its metadata has no such field (the server does not offer
         /// DPoP). Nothing was sent.
         public static let dpopAlgorithmUnsupported = Kind(rawValue: "dpopAlgorithmUnsupported")
+        /// The sign-in was to bind the session to a DPoP key and none could be made (the
+        /// kind of key's error is in ``SignInError/underlying``), or the session binds sign-ins
+        /// to keys and the authorization request it was given was made without one. Nothing
+        /// was sent.
+        public static let dpopKeyUnusable = Kind(rawValue: "dpopKeyUnusable")
     }
 
     /// Which check of an ID token failed (OpenID Connect Core §3.1.3.7).
@@ -194,6 +199,8 @@ public struct SignInError: Error, Sendable {
     package static let frontEndFailed = SignInError(.frontEndFailed)
     /// ``Kind/dpopAlgorithmUnsupported``.
     package static let dpopAlgorithmUnsupported = SignInError(.dpopAlgorithmUnsupported)
+    /// ``Kind/dpopKeyUnusable``.
+    package static let dpopKeyUnusable = SignInError(.dpopKeyUnusable)
 
     /// ``Kind/authorizationError`` with the server's code (`invalid_scope`, `server_error`…).
     package static func authorizationError(_ code: ServerErrorCode?) -> SignInError {
@@ -254,6 +261,7 @@ extension SignInError: LocalizedError, CustomStringConvertible, CustomDebugStrin
         case .networkFailure: sentence = "The server could not be reached or answered with an error."
         case .frontEndFailed: sentence = "The application could not show the sign-in."
         case .dpopAlgorithmUnsupported: sentence = "The server does not take DPoP proofs signed with this session's key."
+        case .dpopKeyUnusable: sentence = "The sign-in has no DPoP key to bind the session to."
         default: sentence = "The sign-in failed (\(kind))."
         }
         var parts = [sentence]

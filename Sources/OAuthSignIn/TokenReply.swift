@@ -76,7 +76,7 @@ struct TokenReply: Sendable {
         case let .string(type)? where proved && isDPoP(type): return nil
         case let .string(type)?:
             if isDPoP(type) {
-                return "its token_type is DPoP, but the request proved no key (RFC 9449 §5: a client must not use it)"
+                return "its token type (token_type) is DPoP, but the request proved no key (RFC 9449 §5: a client must not use it)"
             }
             return TokenSyntax.problem(withTokenType: type)
         default: return "its token_type is not a string"

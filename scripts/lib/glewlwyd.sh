@@ -60,7 +60,10 @@
 #           APP_GLEWLWYD_DPOP_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop
 #           APP_GLEWLWYD_DPOP_NONCE_ISSUER=http://127.0.0.1:PORT/api/oidc-dpop-nonce
 #       What glewlwyd's DPoP does with RFC 9449 proofs: docs/OTHER-SERVERS.md, "glewlwyd and
-#       DPoP"; scripts/lib/glewlwyd-dpop-probe.py checks it against a running server.
+#       DPoP"; scripts/lib/glewlwyd-dpop-probe.py checks it against a running server, and
+#       Tests/ConformanceTests/GlewlwydDPoPConformanceTests.swift runs the SDK's DPoP-bound
+#       sessions against both instances (scripts/test starts the server this way, one start
+#       for the glewlwyd and glewlwyd-dpop phases).
 #   stop STATE_DIR
 #       TERM, up to 5 s, then KILL. Does nothing when the server is not running.
 #

@@ -117,7 +117,8 @@ extension DPoPFakeAuthorizationServer {
                     // glewlwyd: a code bound by dpop_jkt stays usable with the right key.
                     if let bound = issued.jkt, bound != jkt { return refusal(403, "invalid_dpop_proof", request, state).reply(challenge: false) }
                     state.codes[code] = nil
-                    return issue(&state, jkt: jkt, refresh: true)
+                    let token = issued.idTokenNonce.map { makeIDToken(nonce: $0, clientID: issued.clientID) }
+                    return issue(&state, jkt: jkt, refresh: true, idToken: token)
                 case "refresh_token":
                     guard let token = form["refresh_token"], let issued = state.refreshTokens[token], !issued.used else {
                         return .json(400, #"{"error":"invalid_grant"}"#)
@@ -142,13 +143,25 @@ extension DPoPFakeAuthorizationServer {
             }
         }
 
-        private func issue(_ state: inout State, jkt: String?, refresh: Bool) -> FakeTokenServer.Reply {
+        /// An ID token for user-42 (OpenID Connect Core §2), its signature not checked by the SDK.
+        private func makeIDToken(nonce: String, clientID: String) -> String {
+            let now = Int(Date().timeIntervalSince1970)
+            let claims: [String: Any] = ["iss": issuer.absoluteString, "aud": clientID, "sub": "user-42", "iat": now,
+                                         "exp": now + 300, "nonce": nonce]
+            let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+            let payload = Base64URL.encode(Array((try? JSONSerialization.data(withJSONObject: claims)) ?? Data()))
+            return header + "." + payload + ".c2lnbmF0dXJl"
+        }
+
+        private func issue(_ state: inout State, jkt: String?, refresh: Bool, idToken: String? = nil) -> FakeTokenServer.Reply {
             state.serial += 1
             let access = "access-token-\(state.serial)-\(UUID().uuidString)"
-            state.accessTokens[access] = jkt
+            // A server that answers a proof with a bearer token did not bind the access token.
+            state.accessTokens[access] = state.tokenTypeOverride.map(TokenReply.isDPoP) == false ? nil : jkt
             state.secrets.append(access)
             var reply: [String: Any] = ["access_token": access, "token_type": state.tokenTypeOverride ?? (jkt == nil ? "bearer" : "DPoP"),
-                                        "expires_in": 300, "scope": "profile"]
+                                        "expires_in": state.expiresIn, "scope": "profile"]
+            if let idToken { reply["id_token"] = idToken }
             if refresh {
                 let token = "refresh-token-\(state.serial)-\(UUID().uuidString)"
                 state.refreshTokens[token] = (jkt, false)

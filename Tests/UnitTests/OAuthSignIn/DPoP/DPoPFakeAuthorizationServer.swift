@@ -36,7 +36,9 @@ final class DPoPFakeAuthorizationServer: Sendable {
         var echoesIntoErrors = false
         /// The `token_type` of every token answer instead of `DPoP`/`Bearer` as proved.
         var tokenTypeOverride: String?
-        var codes: [String: (challenge: String, redirectURI: String, jkt: String?)] = [:]
+        /// `expires_in` of every access token.
+        var expiresIn = 300
+        var codes: [String: IssuedCode] = [:]
         var deviceCode = ""
         var deviceJKT: String?
         var accessTokens: [String: String?] = [:]      // token: jkt
@@ -45,6 +47,16 @@ final class DPoPFakeAuthorizationServer: Sendable {
         var serial = 0
         var revoked: [(token: String, proved: Bool)] = []
         var secrets: [String] = [DPoPFakeAuthorizationServer.clientSecret]
+    }
+
+    /// An authorization code the server issued: what its token request must match, and, for
+    /// an `openid` request, the nonce its ID token carries.
+    struct IssuedCode {
+        var challenge: String
+        var redirectURI: String
+        var jkt: String?
+        var idTokenNonce: String?
+        var clientID: String
     }
 
     let fake = FakeTokenServer(notFound: .json(404, #"{"error":"not_found"}"#))
@@ -113,7 +125,10 @@ final class DPoPFakeAuthorizationServer: Sendable {
         let code = state.withLock { state -> String in
             state.serial += 1
             let code = "authorization-code-\(state.serial)-\(UUID().uuidString)"
-            state.codes[code] = (query["code_challenge"] ?? "", query["redirect_uri"] ?? "", query["dpop_jkt"])
+            let openID = (query["scope"] ?? "").split(separator: " ").contains("openid")
+            state.codes[code] = IssuedCode(challenge: query["code_challenge"] ?? "", redirectURI: query["redirect_uri"] ?? "",
+                                           jkt: query["dpop_jkt"], idTokenNonce: openID ? query["nonce"] ?? "" : nil,
+                                           clientID: query["client_id"] ?? "")
             state.secrets.append(code)
             return code
         }
