@@ -58,6 +58,31 @@ extension Server {
         return fields
     }
 
+    /// For a handler that sends its own requests with ``authorizationFields(method:url:accessToken:)``:
+    /// keeps `response`'s `DPoP-Nonce`, if it has a usable one, as the latest of `url`'s origin,
+    /// so the next proof to that origin carries it, and says whether `response` is a nonce
+    /// challenge: a 400 or 401 saying `use_dpop_nonce` (as `errorCode`, or in a
+    /// `WWW-Authenticate: DPoP error="use_dpop_nonce"` challenge) with a new nonce (RFC 9449 §8,
+    /// §9). Answer a challenge by sending the request once more with new fields; a second
+    /// challenge goes to the caller. A server that does not prove keeps nothing and sees none.
+    ///
+    /// ```swift
+    /// var (data, response) = try await send(fields: server.authorizationFields(method: .get, url: url, accessToken: token))
+    /// if server.noteDPoPNonce(of: response, from: url) {
+    ///     (data, response) = try await send(fields: server.authorizationFields(method: .get, url: url, accessToken: token))
+    /// }
+    /// ```
+    @discardableResult
+    public func noteDPoPNonce(of response: HTTPResponse, from url: URL, errorCode: ServerErrorCode? = nil) -> Bool {
+        guard let proofing else { return false }
+        let origin = RedirectPolicy.origin(of: url)
+        guard let nonce = DPoPChallenge.nonce(challengedBy: response, errorCode: errorCode) else {
+            proofing.nonces.remember(from: response, origin: origin)
+            return false
+        }
+        return proofing.nonces.remember(nonce, forOrigin: origin)
+    }
+
     /// The `Authorization` value for `token`.
     /// - Throws: ``NetworkError`` `.invalidRequest` for a DPoP-bound token on a server without proofing.
     func authorization(for token: AccessToken, method: HTTPMethod, path: String) throws(NetworkError) -> String {

@@ -6,6 +6,7 @@ public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
 public import SessionEngine
+import NetworkService
 
 /// A middleware that sends every operation of a generated client through a session engine.
 ///
@@ -40,7 +41,10 @@ public import SessionEngine
 /// ### What each operation does
 ///
 /// An operation that needs authentication gets an `Authorization: Bearer` header with the
-/// session's access token, refreshed first when it is due. When the server refuses the token
+/// session's access token, refreshed first when it is due; a session bound to a DPoP key
+/// (RFC 9449) sends `Authorization: DPoP` and a proof of the key instead, and answers a nonce
+/// challenge (a 401 with `DPoP error="use_dpop_nonce"` and a new `DPoP-Nonce`) by sending the
+/// operation once more with a new proof, unless its body can be sent only once. When the server refuses the token
 /// (a 401; a 403 only as the configuration's `AuthenticationFailurePolicy` says, so a
 /// permission refusal never refreshes), the session refreshes once and the operation is sent
 /// once more with the new token; a second refusal reaches the caller as the server's
@@ -88,26 +92,31 @@ public struct SessionMiddleware: ClientMiddleware {
     /// - Throws: The engine's `SessionError` when no working access token can be had; the
     ///   store's `TokenStoreError` when it cannot be read; whatever `next` throws.
     public func intercept(
-        _ request: HTTPRequest,
+        _ request: HTTPTypes.HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
         operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        next: @Sendable (HTTPTypes.HTTPRequest, HTTPBody?, URL) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
         guard !unauthenticatedOperations.contains(operationID) else {
             return try await next(request, body, baseURL)
         }
         let (policy, errorFormat) = (session.configuration.authenticationFailurePolicy, session.server.errorFormat)
         var refused: RefusedResponse?
         do {
-            return try await session.request { _, token in
+            return try await session.request { server, token in
                 if let refused, body?.iterationBehavior == .single {
                     // The body is spent: never send it twice; the caller gets the refusal.
                     throw refused.error
                 }
-                var request = request
-                request.headerFields[.authorization] = "Bearer \(token.rawValue)"
-                let (response, responseBody) = try await next(request, body, baseURL)
+                let proof = token.scheme == .dpop ? try DPoPAttempt(request, baseURL: baseURL) : nil
+                var (response, responseBody) = try await next(try proof?.signed(request, server: server, token: token)
+                                                                  ?? Self.bearer(request, token: token), body, baseURL)
+                if let proof, proof.isNonceChallenge(response, server: server), body?.iterationBehavior != .single {
+                    // RFC 9449 §9: sent once more, with a new proof carrying the nonce the server gave.
+                    (response, responseBody) = try await next(try proof.signed(request, server: server, token: token), body, baseURL)
+                    _ = proof.isNonceChallenge(response, server: server)
+                }
                 guard let refusal = try await RefusedResponse(response, body: responseBody, request: request, policy: policy,
                                                               errorFormat: errorFormat) else {
                     return (response, responseBody)
@@ -121,5 +130,12 @@ public struct SessionMiddleware: ClientMiddleware {
             guard let refused, refused.error == error else { throw error }
             return (refused.response, refused.body)
         }
+    }
+
+    /// `request` with `Authorization: Bearer <token>`.
+    private static func bearer(_ request: HTTPTypes.HTTPRequest, token: AccessToken) -> HTTPTypes.HTTPRequest {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token.rawValue)"
+        return request
     }
 }
