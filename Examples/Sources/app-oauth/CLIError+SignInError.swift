@@ -26,6 +26,10 @@ extension CLIError {
             self.init(.usage, prefix + text, hint: refusal)
             return
         }
+        if let error = error as? SessionError, let dpop = Self.dpopFailure(error, prefix: prefix) {
+            self = dpop
+            return
+        }
         guard let error = error as? SignInError else {
             self.init(error)
             return
@@ -37,6 +41,10 @@ extension CLIError {
         case .accessDenied, .expiredToken, .stateMismatch, .authorizationError, .tokenEndpointError,
              .deviceAuthorizationError, .idTokenInvalid:
             self.init(.notSignedIn, message, hint: "run app-oauth sign-in again")
+        case .dpopAlgorithmUnsupported:
+            self.init(.usage, message, hint: "choose an algorithm the server lists with --dpop eddsa|es256, or sign in without --dpop")
+        case .dpopKeyUnusable:
+            self.init(.usage, message, hint: "sign in without --dpop, or with another --dpop kind")
         case .timedOut, .networkFailure, .invalidResponse, .loopbackFailed:
             switch Self.httpStatus(in: error) {
             case 403:
@@ -48,6 +56,21 @@ extension CLIError {
             }
         default:
             self.init(.unexpected, message)
+        }
+    }
+
+    /// A session's DPoP failure that is not the server's fault: a server that answered the
+    /// sign-in's proof with a bearer token (69: nothing was stored), or a stored key this build
+    /// cannot sign with (64). `nil` for any other error.
+    private static func dpopFailure(_ error: SessionError, prefix: String) -> CLIError? {
+        let message = prefix + TerminalText.safe("\(error)")
+        switch error.kind {
+        case .dpopNotHonoured:
+            return CLIError(.rejected, message, hint: "the server does not bind tokens to DPoP keys for this client: sign in without --dpop")
+        case .dpopKeyUnusable:
+            return CLIError(.usage, message, hint: "this app-oauth cannot sign with the session's key: app-oauth sign-out, then sign-in again")
+        default:
+            return nil
         }
     }
 

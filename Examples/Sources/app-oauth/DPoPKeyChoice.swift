@@ -1,0 +1,44 @@
+import ArgumentParser
+import CLISupport
+import SessionEngine
+#if !canImport(CryptoKit) && DPoPES256
+import DPoPSwiftCrypto
+#endif
+
+/// The kind of DPoP key (RFC 9449) `sign-in --dpop` binds the session to, kept in the sign-in
+/// profile so that every later command configures the engine the same way.
+enum DPoPKeyChoice: String, ExpressibleByArgument, CaseIterable, Codable, Sendable {
+    /// Ed25519 (libsodium): on every platform.
+    case eddsa
+    /// P-256: CryptoKit on Apple platforms; swift-crypto on Linux (the `DPoPES256` trait).
+    case es256
+
+    /// The engine's kind of key for this choice.
+    /// - Throws: ``ExitStatus/usage`` for `es256` in a build without an ES256 signer (Linux
+    ///   without the `DPoPES256` trait), naming what is missing.
+    func keyKind() throws(CLIError) -> DPoPKeyKind {
+        switch self {
+        case .eddsa:
+            return .eddsa
+        case .es256:
+            #if canImport(CryptoKit)
+            return .es256
+            #elseif DPoPES256
+            return .swiftCryptoES256
+            #else
+            throw CLIError(.usage, "--dpop es256 needs an ES256 signer, and this app-oauth was built without one",
+                           hint: "build Examples with its DPoPES256 trait (a default one: Integrations/DPoPSwiftCrypto, swift-crypto), or use --dpop eddsa")
+            #endif
+        }
+    }
+
+    /// The kinds of stored keys every command can sign with besides the SDK's own on this
+    /// platform (EdDSA; ES256 on Apple platforms): swift-crypto's ES256 on Linux, where built.
+    static var alsoReads: [DPoPKeyKind] {
+        #if !canImport(CryptoKit) && DPoPES256
+        return [.swiftCryptoES256]
+        #else
+        return []
+        #endif
+    }
+}
