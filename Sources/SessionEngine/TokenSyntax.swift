@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a token reply must hold before its tokens are kept, shared by every preset and sign-in
 /// flow: tokens that can go into a header or a form as they are, and a token type this SDK
 /// knows how to use.
@@ -29,5 +31,16 @@ package enum TokenSyntax {
         if proved, type.lowercased() == "dpop" { return nil }
         let shown = String(type.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
         return "the token type \"\(shown)\" is not Bearer, and a token of a type the client does not understand must not be used (RFC 6749 §7.1)"
+    }
+
+    /// Why a token reply cannot be used (``problem(withToken:named:)``,
+    /// ``problem(withTokenType:proved:)``), as an error. Its reason names what is wrong, never a token.
+    package struct Refusal: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+        /// What is wrong with the reply.
+        package let reason: String
+        /// The same as ``reason``.
+        package var description: String { reason }
+        /// The same as ``reason``.
+        package var errorDescription: String? { reason }
     }
 }

@@ -51,8 +51,15 @@ public struct Tokens: Codable, Sendable, Equatable {
 
     /// Decodes tokens, refusing an empty access or refresh token, one with a character outside
     /// visible ASCII, and a token type other than Bearer: a reply carrying one could only break
-    /// the session it would replace.
+    /// the session it would replace. (`DPoP` is understood only in answer to a request that
+    /// carried a DPoP proof, which a decoder cannot know: the presets read such answers knowing it.)
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, checksTokenType: true)
+    }
+
+    /// ``init(from:)``, with the token type left unchecked unless `checksTokenType`: ``Reply``
+    /// checks it once it knows whether the request carried a proof.
+    private init(from decoder: any Decoder, checksTokenType: Bool) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try container.decode(AccessToken.self, forKey: .accessToken)
         refreshToken = try container.decode(String.self, forKey: .refreshToken)
@@ -63,13 +70,42 @@ public struct Tokens: Codable, Sendable, Equatable {
             throw DecodingError.dataCorruptedError(forKey: .refreshToken, in: container, debugDescription: problem)
         }
         tokenType = try container.decode(String.self, forKey: .tokenType)
-        if let problem = TokenSyntax.problem(withTokenType: tokenType) {
+        if checksTokenType, let problem = TokenSyntax.problem(withTokenType: tokenType) {
             throw DecodingError.dataCorruptedError(forKey: .tokenType, in: container, debugDescription: problem)
         }
         expiresIn = try container.decodeIfPresent(TimeInterval.self, forKey: .expiresIn)
         expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
         serverDate = try container.decodeIfPresent(Date.self, forKey: .serverDate)
+    }
+}
+
+extension Tokens {
+    /// Tokens as a server's answer holds them, read with every check of ``init(from:)`` but the
+    /// token type's, which depends on the request: `DPoP` is understood only in answer to a
+    /// request that carried a DPoP proof (RFC 9449 §5), `Bearer` (or none) always.
+    ///
+    /// ```swift
+    /// let reply: Tokens.Reply = try await server.send(endpoint)
+    /// let tokens = try reply.tokens(proved: server.provesEveryRequest)
+    /// ```
+    package struct Reply: Decodable, Sendable {
+        private let unchecked: Tokens
+
+        /// Reads the tokens as ``Tokens/init(from:)`` does, all but their type checked.
+        package init(from decoder: any Decoder) throws {
+            unchecked = try Tokens(from: decoder, checksTokenType: false)
+        }
+
+        /// The tokens, when their type can be used: `Bearer` in any case, or `DPoP` in any case
+        /// when `proved` (the request carried a DPoP proof).
+        /// - Throws: ``TokenSyntax/Refusal`` naming the token type (never a token) otherwise.
+        package func tokens(proved: Bool) throws(TokenSyntax.Refusal) -> Tokens {
+            if let problem = TokenSyntax.problem(withTokenType: unchecked.tokenType, proved: proved) {
+                throw TokenSyntax.Refusal(reason: problem)
+            }
+            return unchecked
+        }
     }
 }
 

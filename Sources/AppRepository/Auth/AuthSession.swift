@@ -15,7 +15,8 @@ public struct AuthSession: Codable, Sendable, Equatable {
     }
 }
 
-/// What `POST /v1/auth/refresh` returns.
-struct RefreshResult: Codable, Sendable {
-    let tokens: Tokens
+/// What `POST /v1/auth/refresh` returns, its tokens' type judged by ``AuthAPI`` (`DPoP` only
+/// in answer to a proof).
+struct RefreshResult: Decodable, Sendable {
+    let tokens: Tokens.Reply
 }

@@ -3,9 +3,16 @@ public import SessionEngine
 
 extension RepositoryService {
     /// Creates an account, signs it in and saves its credentials; sends `signedIn`.
+    ///
+    /// With `Configuration.dpop` set, the session is bound to a new DPoP key (RFC 9449): the
+    /// request carries a proof of it, and the key is saved with the tokens (the same for
+    /// `signIn(email:password:)` and `signInAnonymously()`). A server that answers the proof
+    /// with a bearer token is refused by default (`SessionError` `dpopNotHonoured`: nothing stored).
     @discardableResult
     public func signUp(email: String, password: String, nickname: String) async throws -> Member {
-        try await startSession(try await AuthAPI.signUp(email: email, password: password, nickname: nickname, server: server))
+        try await signIn { server throws(NetworkError) in
+            try await AuthAPI.signUp(email: email, password: password, nickname: nickname, server: server)
+        }
     }
 
     /// Signs in with email and password and saves the credentials; sends `signedIn`.
@@ -13,18 +20,31 @@ extension RepositoryService {
     /// the stored credentials are then left as they were.
     @discardableResult
     public func signIn(email: String, password: String) async throws -> Member {
-        try await startSession(try await AuthAPI.signIn(email: email, password: password, server: server))
+        try await signIn { server throws(NetworkError) in
+            try await AuthAPI.signIn(email: email, password: password, server: server)
+        }
     }
 
     /// Signs in as a new anonymous member and saves the credentials; sends `signedIn`.
     @discardableResult
     public func signInAnonymously() async throws -> Member {
-        try await startSession(try await AuthAPI.signInAnonymously(server: server))
+        try await signIn { server throws(NetworkError) in try await AuthAPI.signInAnonymously(server: server) }
+    }
+
+    /// Signs in through `signIn` and keeps the session under the member's id, through the
+    /// engine's sign-in (`startSession(accountID:signingInWith:)`): `signIn` gets a server proving
+    /// a new DPoP key when `Configuration.dpop` is set, and the key is saved with the tokens.
+    private func signIn(through signIn: (Server) async throws(NetworkError) -> AuthSession) async throws -> Member {
+        try await startSession { server in
+            let session = try await signIn(server)
+            return (session.tokens, session.member.id.uuidString, session.member)
+        }.answer
     }
 
     /// Keeps a session obtained through ``AuthAPI`` directly: saves its credentials
     /// (replacing any other) and sends `signedIn`. For front ends that look at the member
-    /// before keeping the session (an admin tool refusing members, say):
+    /// before keeping the session (an admin tool refusing members, say). Such a session is a
+    /// bearer session, whatever `Configuration.dpop` says (its sign-in proved no key):
     ///
     /// ```swift
     /// let session = try await AuthAPI.signIn(email: email, password: password, server: service.server)

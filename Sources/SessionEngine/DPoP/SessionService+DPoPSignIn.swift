@@ -30,9 +30,21 @@ extension SessionService {
     ///   ``startSession(tokens:accountID:)``. Nothing is stored when it throws.
     @discardableResult
     public func startSession(accountID: String? = nil, signingInWith signIn: (Server) async throws -> Tokens) async throws -> String {
+        try await startSession { server in (try await signIn(server), accountID, ()) }.accountID
+    }
+
+    /// ``startSession(accountID:signingInWith:)`` for a sign-in whose answer names the account
+    /// (the app's sign-in routes return the member with the tokens): `signIn` returns the
+    /// tokens, the account id (`nil`: the `sub` claim of a JWT access token) and what else the
+    /// caller wants back from the answer.
+    /// - Returns: The account id the session was stored under, and `signIn`'s `answer`.
+    package func startSession<Answer>(
+        signingInWith signIn: (Server) async throws -> (tokens: Tokens, accountID: String?, answer: Answer)
+    ) async throws -> (accountID: String, answer: Answer) {
         guard let dpop = configuration.dpop else {
             let requestedAt = configuration.now()
-            return try await startSession(tokens: try await signIn(server), accountID: accountID, requestedAt: requestedAt)
+            let (tokens, accountID, answer) = try await signIn(server)
+            return (try await startSession(tokens: tokens, accountID: accountID, requestedAt: requestedAt), answer)
         }
         let key: DPoPKey
         let signer: any DPoPSigner
@@ -45,13 +57,13 @@ extension SessionService {
         }
         let servers = ProvingServers(key: key, server: server, proofing: proofing(signing: signer))
         let requestedAt = configuration.now()
-        let tokens = try await signIn(servers.tokenRequests)
+        let (tokens, accountID, answer) = try await signIn(servers.tokenRequests)
         if !Self.isDPoPBound(tokens), dpop.bearerAnswer == .refuse {
             throw SessionError(.dpopNotHonoured, detail: "the server answered the sign-in's DPoP proof with a "
                                    + "bearer token; nothing was stored (Configuration.dpop.bearerAnswer is .refuse)")
         }
-        let accountID = try await startSession(tokens: tokens, accountID: accountID, requestedAt: requestedAt, dpopKey: key)
+        let storedAs = try await startSession(tokens: tokens, accountID: accountID, requestedAt: requestedAt, dpopKey: key)
         proving.withLock { $0 = servers }
-        return accountID
+        return (storedAs, answer)
     }
 }

@@ -80,10 +80,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Tokens/refreshToken`.
             package var refreshToken: Swift.String
+            /// `DPoP` for a session bound to a DPoP key (a server started with `--dpop`: Server/README.md, "DPoP"), else `Bearer`.
+            ///
             /// - Remark: Generated from `#/components/schemas/Tokens/tokenType`.
             @frozen package enum TokenTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case bearer = "Bearer"
+                case dPoP = "DPoP"
             }
+            /// `DPoP` for a session bound to a DPoP key (a server started with `--dpop`: Server/README.md, "DPoP"), else `Bearer`.
+            ///
             /// - Remark: Generated from `#/components/schemas/Tokens/tokenType`.
             package var tokenType: Components.Schemas.Tokens.TokenTypePayload
             /// - Remark: Generated from `#/components/schemas/Tokens/expiresIn`.
@@ -95,7 +100,7 @@ extension Components {
             /// - Parameters:
             ///   - accessToken:
             ///   - refreshToken: 32 random bytes, base64url without padding.
-            ///   - tokenType:
+            ///   - tokenType: `DPoP` for a session bound to a DPoP key (a server started with `--dpop`: Server/README.md, "DPoP"), else `Bearer`.
             ///   - expiresIn:
             ///   - expiresAt:
             package init(
