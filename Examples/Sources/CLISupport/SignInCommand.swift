@@ -1,5 +1,7 @@
 public import ArgumentParser
 import AppRepository
+import SessionEngine
+import TokenStore
 
 /// `sign-in`: starts a session in the chosen store (replacing any other there).
 public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
@@ -21,9 +23,15 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
         "When the store does not decrypt, move it aside (kept, never deleted) and sign in. Only when the passphrase or key is right: a wrong one looks the same. A damaged store (truncated, foreign, another version) is moved aside without it."))
     public var moveAside = false
 
+    /// `--dpop [eddsa|es256]`: the kind of DPoP key the session is bound to. A string, checked
+    /// in `validate()` (``DPoPKeyChoice/validated(_:)``), so that an unknown kind is named.
+    @Option(name: .customLong("dpop"), defaultAsFlag: DPoPKeyChoice.eddsa.rawValue, parsing: .next, help: DPoPKeyChoice.help)
+    public var dpopKind: String?
+
     public init() {}
 
     public func validate() throws {
+        _ = try DPoPKeyChoice.validated(dpopKind)
         if anonymous, Kind.isAdminOnly {
             throw ValidationError("anonymous members cannot be admins")
         }
@@ -33,7 +41,8 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        try await Runner.run(global, purpose: .startSession, movesAsideUndecryptable: moveAside, prepare: { () throws(CLIError) -> (email: String, password: String)? in
+        let dpop = try dpopKind.flatMap(DPoPKeyChoice.init(rawValue:))?.keyKind()
+        try await Runner.run(global, purpose: .startSession, movesAsideUndecryptable: moveAside, dpop: dpop, prepare: { () throws(CLIError) -> (email: String, password: String)? in
             anonymous ? nil : (try credentials.resolvedEmail(), try credentials.resolvedPassword())
         }) { context, login in
             let member: Member
@@ -42,18 +51,22 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
                 // replace the session already in the store.
                 let session = try await AuthAPI.signIn(email: login.email, password: login.password,
                                                        server: context.service.server)
-                if session.member.role != .admin {
+                if session.member.role != .admin || dpop != nil {
+                    // A member's session is ended at once; so is an admin's with --dpop, which
+                    // proved no key: the session kept is a new sign-in bound to the key.
                     try? await AuthAPI.signOut(refreshToken: session.tokens.refreshToken, server: context.service.server,
                                                accessToken: session.tokens.accessToken)
                     try AdminCheck.requireAdmin(session.member)
                 }
-                member = try await context.service.startSession(session)
+                member = dpop == nil ? try await context.service.startSession(session)
+                    : try await context.service.signIn(email: login.email, password: login.password)
             } else if let login {
                 member = try await context.service.signIn(email: login.email, password: login.password)
             } else {
                 member = try await context.service.signInAnonymously()
             }
-            Output.writeError("signed in as \(TerminalText.safe(member.nickname))")
+            Output.writeError("signed in as \(TerminalText.safe(member.nickname))"
+                              + (dpop == nil ? "" : ", " + DPoPStatus.line(DPoPStatus((try? await context.service.tokenStore.load())?.dpopKey))))
             try context.output.show(member)
         }
     }

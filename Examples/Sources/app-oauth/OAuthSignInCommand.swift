@@ -55,9 +55,7 @@ struct OAuthSignInCommand: AsyncParsableCommand {
 
     // A string, checked in validate(): a kind it does not know is then named in the error
     // (parsed as DPoPKeyChoice, `--dpop rs256` would read as `--dpop` and a stray `rs256`).
-    @Option(name: .customLong("dpop"), defaultAsFlag: DPoPKeyChoice.eddsa.rawValue, parsing: .next, help: ArgumentHelp(
-        "Bind the session to a DPoP key of this kind (RFC 9449); --dpop alone is eddsa. es256 on Linux needs the DPoPES256 trait (a default one).",
-        valueName: "eddsa|es256"))
+    @Option(name: .customLong("dpop"), defaultAsFlag: DPoPKeyChoice.eddsa.rawValue, parsing: .next, help: DPoPKeyChoice.help)
     var dpopKind: String?
 
     /// The kind of DPoP key `--dpop` asks for, `nil` without it (validate() checked the name).
@@ -66,14 +64,7 @@ struct OAuthSignInCommand: AsyncParsableCommand {
     @OptionGroup var global: StoreOptions
 
     func validate() throws {
-        if let dpopKind, DPoPKeyChoice(rawValue: dpopKind) == nil {
-            throw ValidationError("--dpop takes eddsa or es256, got \(dpopKind)")
-        }
-        do throws(CLIError) {
-            _ = try dpop?.keyKind()
-        } catch {
-            throw ValidationError(error.message + (error.hint.map { " (\($0))" } ?? ""))
-        }
+        _ = try DPoPKeyChoice.validated(dpopKind)
         guard let url = URL(string: issuer), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
             throw ValidationError("--issuer must be an http(s) URL, got \(issuer)")
         }
