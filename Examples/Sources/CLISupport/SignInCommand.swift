@@ -46,20 +46,34 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
             anonymous ? nil : (try credentials.resolvedEmail(), try credentials.resolvedPassword())
         }) { context, login in
             let member: Member
-            if let login, Kind.isAdminOnly {
+            if let login, Kind.isAdminOnly, dpop != nil {
+                // The role is looked at inside the engine's DPoP sign-in, before it keeps
+                // anything: a member's sign-in is ended and throws, so nothing is stored.
+                // The account id is then the access token's `sub`.
+                var admin: Member?
+                try await context.service.startSession { server in
+                    let session = try await AuthAPI.signIn(email: login.email, password: login.password, server: server)
+                    if session.member.role != .admin {
+                        try? await AuthAPI.signOut(refreshToken: session.tokens.refreshToken, server: server,
+                                                   accessToken: session.tokens.accessToken)
+                        try AdminCheck.requireAdmin(session.member)
+                    }
+                    admin = session.member
+                    return session.tokens
+                }
+                guard let admin else { throw CLIError(.unexpected, "the sign-in returned no member") }
+                member = admin
+            } else if let login, Kind.isAdminOnly {
                 // Look at the role before keeping anything: a member's sign-in must not
                 // replace the session already in the store.
                 let session = try await AuthAPI.signIn(email: login.email, password: login.password,
                                                        server: context.service.server)
-                if session.member.role != .admin || dpop != nil {
-                    // A member's session is ended at once; so is an admin's with --dpop, which
-                    // proved no key: the session kept is a new sign-in bound to the key.
+                if session.member.role != .admin {
                     try? await AuthAPI.signOut(refreshToken: session.tokens.refreshToken, server: context.service.server,
                                                accessToken: session.tokens.accessToken)
                     try AdminCheck.requireAdmin(session.member)
                 }
-                member = dpop == nil ? try await context.service.startSession(session)
-                    : try await context.service.signIn(email: login.email, password: login.password)
+                member = try await context.service.startSession(session)
             } else if let login {
                 member = try await context.service.signIn(email: login.email, password: login.password)
             } else {

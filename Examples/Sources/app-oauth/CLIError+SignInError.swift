@@ -26,10 +26,6 @@ extension CLIError {
             self.init(.usage, prefix + text, hint: refusal)
             return
         }
-        if let error = error as? SessionError, let dpop = Self.dpopFailure(error, prefix: prefix) {
-            self = dpop
-            return
-        }
         guard let error = error as? SignInError else {
             self.init(error)
             return
@@ -56,21 +52,6 @@ extension CLIError {
             }
         default:
             self.init(.unexpected, message)
-        }
-    }
-
-    /// A session's DPoP failure that is not the server's fault: a server that answered the
-    /// sign-in's proof with a bearer token (69: nothing was stored), or a stored key this build
-    /// cannot sign with (64). `nil` for any other error.
-    private static func dpopFailure(_ error: SessionError, prefix: String) -> CLIError? {
-        let message = prefix + TerminalText.safe("\(error)")
-        switch error.kind {
-        case .dpopNotHonoured:
-            return CLIError(.rejected, message, hint: "the server does not bind tokens to DPoP keys for this client: sign in without --dpop")
-        case .dpopKeyUnusable:
-            return CLIError(.usage, message, hint: "this app-oauth cannot sign with the session's key: app-oauth sign-out, then sign-in again")
-        default:
-            return nil
         }
     }
 

@@ -48,5 +48,28 @@ extension CLITests {
             #expect(unknown.status == Exit.usage, "\(unknown)")
             #expect(unknown.errorOutput.contains("eddsa or es256"), "\(unknown)")
         }
+
+        @Test("app-admin sign-in --dpop: a member is refused (68) before anything is kept, the stored session unchanged; the admin at a server that does not bind tokens is refused (69), nothing stored",
+              .adminAccount)
+        func adminSignIn() async throws {
+            // The bearer reference server (APP_SERVER_URL), which answers a proof with a bearer token.
+            let cli = try CLIProcess()
+            defer { cli.remove() }
+            let store = cli.fileStore()
+            let email = try await cli.signUp(store)
+            let before = try Data(contentsOf: cli.folder.appendingPathComponent("member.json"))
+            let member = try await cli.run("app-admin", ["sign-in", "--dpop"] + store,
+                                           environment: ["APP_EMAIL": email, "APP_PASSWORD": CLIProcess.password])
+            #expect(member.status == Exit.forbidden, "\(member)")
+            #expect(try Data(contentsOf: cli.folder.appendingPathComponent("member.json")) == before, "the member's sign-in changed the store")
+
+            let adminStore = cli.fileStore("admin.json")
+            let admin = try await cli.run("app-admin", ["sign-in", "--dpop"] + adminStore, environment: [
+                "APP_EMAIL": LiveServerEnvironment.adminEmail ?? "", "APP_PASSWORD": LiveServerEnvironment.adminPassword ?? "",
+            ])
+            #expect(admin.status == Exit.rejected, "\(admin)")
+            #expect(admin.errorOutput.contains("did not bind the tokens to the DPoP key"), "\(admin)")
+            #expect(try cli.storedAccessToken("admin.json") == nil, "a bearer answer was kept")
+        }
     }
 }
