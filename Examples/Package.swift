@@ -26,7 +26,10 @@ let package = Package(
     traits: [
         .trait(name: "AsyncHTTPClient", description: "`--transport async-http-client` (Integrations/AsyncHTTPClientTransport)."),
         .trait(name: "PostgreSQL", description: "`--store postgres` (Integrations/PostgresTokenStore)."),
-        .default(enabledTraits: ["AsyncHTTPClient", "PostgreSQL"]),
+        // swift-crypto is in the default graph already (postgres-nio, async-http-client), so on
+        // top of it this costs the integration's two files.
+        .trait(name: "DPoPES256", description: "`sign-in --dpop es256` on Linux (Integrations/DPoPSwiftCrypto, swift-crypto); Apple platforms use CryptoKit."),
+        .default(enabledTraits: ["AsyncHTTPClient", "PostgreSQL", "DPoPES256"]),
     ],
     dependencies: [
         .package(name: "AppSDK", path: ".."),
@@ -36,6 +39,8 @@ let package = Package(
         .package(path: "../Integrations/AsyncHTTPClientTransport"),
         // `app-bench worker --store postgres` and the fleet test (Integrations/PostgresTokenStore).
         .package(path: "../Integrations/PostgresTokenStore"),
+        // `sign-in --dpop es256` on Linux (Integrations/DPoPSwiftCrypto).
+        .package(path: "../Integrations/DPoPSwiftCrypto"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Already in AsyncHTTPClientTransport's graph; named here for app-bench's raw
         // AsyncHTTPClient rows (no version beyond what the transport asks for).
@@ -54,6 +59,8 @@ let package = Package(
                          condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "PostgresTokenStore", package: "PostgresTokenStore",
                          condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "DPoPSwiftCrypto", package: "DPoPSwiftCrypto",
+                         condition: .when(platforms: [.linux], traits: ["DPoPES256"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

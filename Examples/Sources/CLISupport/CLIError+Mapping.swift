@@ -36,6 +36,12 @@ extension CLIError {
             return CLIError(.notSignedIn, TerminalText.safe("\(error)"), hint: "sign in again")
         case .sessionEndedCredentialsNotRemoved:
             return CLIError(.notSignedIn, TerminalText.safe("\(error)"), hint: "sign in again once the token store is reachable")
+        case .dpopNotHonoured:
+            // Asking again cannot help: the server does not bind tokens to keys.
+            return CLIError(.rejected, TerminalText.safe("\(error)"), hint: "the server does not bind sessions to DPoP keys: sign in without --dpop")
+        case .dpopKeyUnusable:
+            return CLIError(.usage, TerminalText.safe("\(error)"),
+                            hint: "this build cannot sign with the session's DPoP key: sign out, then sign in again")
         default:
             // refreshFailed (transient) and refreshLimitExceeded: the server is the problem.
             return CLIError(.server, TerminalText.safe("\(error)"))

@@ -31,7 +31,9 @@ public struct CommandContext: Sendable {
         case endSession
     }
 
-    static func make(_ options: GlobalOptions, purpose: Purpose) async throws(CLIError) -> CommandContext {
+    /// Opens the store and the server for a command; `dpop`: the kind of DPoP key a sign-in
+    /// binds the session to (`sign-in --dpop`).
+    static func make(_ options: GlobalOptions, purpose: Purpose, dpop: DPoPKeyKind? = nil) async throws(CLIError) -> CommandContext {
         let output = Output(json: options.json, verbose: options.verbose)
         let baseURL = try options.resolvedServerURL()
         let transport = CommandTransport.make(try options.common.resolvedTransportKind(), timeout: options.common.timeout)
@@ -54,6 +56,14 @@ public struct CommandContext: Sendable {
                 store = MovingAsideTokenStore.sayingWhere(store, moveAside: moveAside)
             }
             var configuration = RepositoryService.Configuration.appAPI
+            if let dpop {
+                configuration.dpop = DPoPConfiguration(keys: dpop, alsoReads: DPoPKeyChoice.alsoReads)
+            } else if purpose != .startSession, kind != .memory, let reads = DPoPKeyChoice.alsoReads.first {
+                // A stored key of a kind beyond the SDK's own here (swift-crypto's ES256 on
+                // Linux) is signed with too. Only where nothing signs in: a configured kind
+                // binds sign-ins (the memory store's one-shot sessions sign in, bearer).
+                configuration.dpop = DPoPConfiguration(keys: reads, alsoReads: DPoPKeyChoice.alsoReads)
+            }
             if output.verbose {
                 // --verbose prints the engine's own records of each refresh decision.
                 configuration.observer = VerboseNotes.observer { output.note($0) }

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import AppRepository
+public import SessionEngine
 import TokenStore
 
 /// Runs a command's body with its ``CommandContext`` and turns every failure into a
@@ -14,16 +15,18 @@ public enum Runner {
     ///     stop with ``ExitStatus/forbidden`` when not.
     ///   - movesAsideUndecryptable: For `.startSession`: a store that does not decrypt is moved
     ///     aside too (`sign-in --move-aside`), not only a damaged one.
+    ///   - dpop: For `.startSession`: the kind of DPoP key the sign-in binds the session to.
     /// - Throws: `ExitCode` with the failure's status, after printing why.
     public static func run(
         _ options: GlobalOptions,
         purpose: CommandContext.Purpose = .useSession,
         requiresAdmin: Bool = false,
         movesAsideUndecryptable: Bool = false,
+        dpop: DPoPKeyKind? = nil,
         _ body: (CommandContext) async throws -> Void
     ) async throws(ExitCode) {
         try await run(options, purpose: purpose, requiresAdmin: requiresAdmin, movesAsideUndecryptable: movesAsideUndecryptable,
-                      prepare: {}) { context, _ in
+                      dpop: dpop, prepare: {}) { context, _ in
             try await body(context)
         }
     }
@@ -35,12 +38,13 @@ public enum Runner {
         purpose: CommandContext.Purpose = .useSession,
         requiresAdmin: Bool = false,
         movesAsideUndecryptable: Bool = false,
+        dpop: DPoPKeyKind? = nil,
         prepare: () throws(CLIError) -> Prepared,
         _ body: (CommandContext, Prepared) async throws -> Void
     ) async throws(ExitCode) {
         do {
             let prepared = try prepare()
-            let context = try await CommandContext.make(options, purpose: purpose)
+            let context = try await CommandContext.make(options, purpose: purpose, dpop: dpop)
             do {
                 if purpose == .startSession {
                     // A store that cannot be read is replaced only when that loses nothing: a

@@ -37,6 +37,10 @@ extension CLIError {
         case .accessDenied, .expiredToken, .stateMismatch, .authorizationError, .tokenEndpointError,
              .deviceAuthorizationError, .idTokenInvalid:
             self.init(.notSignedIn, message, hint: "run app-oauth sign-in again")
+        case .dpopAlgorithmUnsupported:
+            self.init(.usage, message, hint: "choose an algorithm the server lists with --dpop eddsa|es256, or sign in without --dpop")
+        case .dpopKeyUnusable:
+            self.init(.usage, message, hint: "sign in without --dpop, or with another --dpop kind")
         case .timedOut, .networkFailure, .invalidResponse, .loopbackFailed:
             switch Self.httpStatus(in: error) {
             case 403:

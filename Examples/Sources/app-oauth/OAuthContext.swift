@@ -82,11 +82,19 @@ struct OAuthContext: Sendable {
         return bound
     }
 
-    /// The profile's provider (with the client secret from its file): from the discovery
+    /// The profile's provider (with the client secret from its file, and the kind of DPoP key
+    /// the profile's sign-in chose, so that the session's configuration says it): from the discovery
     /// document the profile keeps while it is younger than a day, so a valid stored token needs
     /// no network; else discovered again and kept (unless another sign-in replaced the profile
     /// meanwhile); and when discovery fails for want of the server, the kept document however old.
     func provider(_ profile: OAuthProfile) async throws -> OAuthProvider {
+        var provider = try await discoveredProvider(profile)
+        provider.dpop = try profile.dpop?.keyKind()
+        return provider
+    }
+
+    /// ``provider(_:)`` without its DPoP key kind.
+    private func discoveredProvider(_ profile: OAuthProfile) async throws -> OAuthProvider {
         let secret = try profile.clientSecret()
         if let metadata = profile.freshMetadata() {
             return OAuthProvider(metadata: metadata, clientID: profile.clientID, clientSecret: secret, transport: transport.transport)
@@ -136,6 +144,12 @@ struct OAuthContext: Sendable {
         let server = try Server(baseURL: profile.issuer.absoluteString, transport: transport.transport)
         var configuration: SessionService.Configuration = profile.mode == .clientCredentials
             ? .clientCredentials(provider, scopes: profile.scopes) : .oauth2(provider)
+        if var dpop = configuration.dpop {
+            // A stored key made by a program with another signer of its algorithm (swift-crypto's
+            // ES256 on Linux reading CryptoKit's) is signed with too.
+            dpop.alsoReads = DPoPKeyChoice.alsoReads
+            configuration.dpop = dpop
+        }
         if let minimumValidity {
             configuration.refreshTiming.minimumMargin = max(configuration.refreshTiming.minimumMargin, minimumValidity)
             configuration.refreshTiming.maximumShareOfLifetime = 0.5

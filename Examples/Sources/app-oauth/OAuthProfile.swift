@@ -34,6 +34,9 @@ struct OAuthProfile: Codable, Sendable, Equatable {
     var metadata: AuthorizationServerMetadata?
     /// When ``metadata`` was read; it is read again when older than ``metadataLifetime``.
     var discoveredAt: Date?
+    /// The kind of DPoP key `sign-in --dpop` bound the session to (the key itself is in the
+    /// store, with the tokens); `nil` for a bearer session and in profiles written before DPoP.
+    var dpop: DPoPKeyChoice?
 
     /// How long a kept discovery document is used before it is read again: a day.
     static let metadataLifetime: TimeInterval = 86_400
@@ -47,7 +50,7 @@ struct OAuthProfile: Codable, Sendable, Equatable {
 
     /// Creates a profile for a new sign-in (with a new ``sessionID``).
     init(issuer: URL, clientID: String, mode: Mode, scopes: [String], clientSecretFile: String?,
-         idTokenClaims: [String: JSONValue]? = nil, sessionID: String? = UUID().uuidString) {
+         idTokenClaims: [String: JSONValue]? = nil, sessionID: String? = UUID().uuidString, dpop: DPoPKeyChoice? = nil) {
         self.issuer = issuer
         self.clientID = clientID
         self.mode = mode
@@ -55,6 +58,7 @@ struct OAuthProfile: Codable, Sendable, Equatable {
         self.clientSecretFile = clientSecretFile
         self.idTokenClaims = idTokenClaims
         self.sessionID = sessionID
+        self.dpop = dpop
     }
 
     /// Everything that names the session the profile belongs to: all but the ID token's

@@ -15,7 +15,10 @@ struct OAuthSignInCommand: AsyncParsableCommand {
             --browser (the default) prints the authorization URL on stderr and opens it \
             (xdg-open or open); the server redirects the browser back to 127.0.0.1. --device \
             prints a code to enter at a URL on any device. --client-credentials signs the \
-            client in as itself (a job, a CI pipeline): it needs --client-secret-file.
+            client in as itself (a job, a CI pipeline): it needs --client-secret-file. --dpop \
+            binds the session to a key made now and kept in the store with the tokens (RFC 9449): \
+            a token copied without it is refused by a server that binds tokens; the server must \
+            list the key's algorithm in its discovery document.
             """
     )
 
@@ -50,9 +53,18 @@ struct OAuthSignInCommand: AsyncParsableCommand {
         "When the store does not decrypt, move it aside (kept, never deleted) and sign in. Only when the passphrase or key is right: a wrong one looks the same. A damaged store (truncated, foreign, another version) is moved aside without it; either way the program says where it went."))
     var moveAside = false
 
+    // A string, checked in validate(): a kind it does not know is then named in the error
+    // (parsed as DPoPKeyChoice, `--dpop rs256` would read as `--dpop` and a stray `rs256`).
+    @Option(name: .customLong("dpop"), defaultAsFlag: DPoPKeyChoice.eddsa.rawValue, parsing: .next, help: DPoPKeyChoice.help)
+    var dpopKind: String?
+
+    /// The kind of DPoP key `--dpop` asks for, `nil` without it (validate() checked the name).
+    var dpop: DPoPKeyChoice? { dpopKind.flatMap(DPoPKeyChoice.init(rawValue:)) }
+
     @OptionGroup var global: StoreOptions
 
     func validate() throws {
+        _ = try DPoPKeyChoice.validated(dpopKind)
         guard let url = URL(string: issuer), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
             throw ValidationError("--issuer must be an http(s) URL, got \(issuer)")
         }
@@ -78,6 +90,8 @@ struct OAuthSignInCommand: AsyncParsableCommand {
         let flow: String
         let issuer: String
         let scope: String?
+        /// The DPoP key's algorithm and thumbprint, `nil` for a bearer session.
+        let dpop: DPoPStatus?
     }
 
     func run() async throws {
@@ -85,7 +99,7 @@ struct OAuthSignInCommand: AsyncParsableCommand {
             guard let issuerURL = URL(string: issuer) else { throw CLIError(.usage, "--issuer is not a URL: \(issuer)") }
             let secretFile = clientSecretFile.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).path }
             var profile = OAuthProfile(issuer: issuerURL, clientID: clientID, mode: mode, scopes: resolvedScopes,
-                                       clientSecretFile: secretFile)
+                                       clientSecretFile: secretFile, dpop: dpop)
             try await checkStoreCanBeReplaced(context)
             let provider = try await context.provider(profile)
             // Kept with the session, so that later commands need the provider only to renew.
@@ -111,9 +125,12 @@ struct OAuthSignInCommand: AsyncParsableCommand {
                     context.output.note("the ID token's claims could not be added to the sign-in profile: \(error)")
                 }
             }
+            // The key the sign-in stored (its public parts only), as status shows it; signed in
+            // all the same when the store cannot be read back (status says it later).
+            let binding = dpop == nil ? nil : DPoPStatus((try? await bound.load())?.dpopKey)
             try context.output.result(Outcome(signedIn: true, accountID: result.accountID, flow: flow.rawValue,
-                                              issuer: issuer, scope: result.scope)) {
-                "signed in as \(TerminalText.safe(result.accountID)) at \(issuer)"
+                                              issuer: issuer, scope: result.scope, dpop: binding)) {
+                "signed in as \(TerminalText.safe(result.accountID)) at \(issuer)" + (binding.map { ", \(DPoPStatus.line($0))" } ?? "")
             }
         }
     }

@@ -8,7 +8,7 @@ import TokenStore
 struct OAuthStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show whether a session is kept, where, and when its access token expires (offline)."
+        abstract: "Show whether a session is kept, where, when its access token expires, and whether it is DPoP-bound (offline)."
     )
 
     @OptionGroup var global: StoreOptions
@@ -21,6 +21,26 @@ struct OAuthStatusCommand: AsyncParsableCommand {
         let flow: String?
         let scopes: [String]?
         let accessTokenExpiresAt: Date?
+        /// The session's DPoP key (algorithm and thumbprint; `null` for a bearer session):
+        /// written as `null` rather than left out, so a script can tell a bearer session from
+        /// an older app-oauth's output.
+        let dpop: DPoPStatus?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(signedIn, forKey: .signedIn)
+            try container.encodeIfPresent(accountID, forKey: .accountID)
+            try container.encodeIfPresent(issuer, forKey: .issuer)
+            try container.encodeIfPresent(clientID, forKey: .clientID)
+            try container.encodeIfPresent(flow, forKey: .flow)
+            try container.encodeIfPresent(scopes, forKey: .scopes)
+            try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
+            if signedIn { try container.encode(dpop, forKey: .dpop) }
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case signedIn, accountID, issuer, clientID, flow, scopes, accessTokenExpiresAt, dpop
+        }
     }
 
     func run() async throws {
@@ -30,7 +50,8 @@ struct OAuthStatusCommand: AsyncParsableCommand {
             let outcome = Outcome(signedIn: credentials != nil, accountID: credentials?.accountID,
                                   issuer: profile?.issuer.absoluteString, clientID: profile?.clientID,
                                   flow: profile?.mode.rawValue, scopes: profile?.scopes,
-                                  accessTokenExpiresAt: credentials?.accessTokenExpiresAt)
+                                  accessTokenExpiresAt: credentials?.accessTokenExpiresAt,
+                                  dpop: DPoPStatus(credentials?.dpopKey))
             try context.output.result(outcome) {
                 guard let credentials else { return "not signed in" }
                 var lines = ["signed in as \(TerminalText.safe(credentials.accountID))"]
@@ -42,6 +63,7 @@ struct OAuthStatusCommand: AsyncParsableCommand {
                 if let expiry = credentials.accessTokenExpiresAt {
                     lines.append(Self.expiryLine(expiry))
                 }
+                lines.append("  session: \(DPoPStatus.line(outcome.dpop))")
                 return lines.joined(separator: "\n")
             }
             // Said on stdout already: only the status (65), no message on stderr too.

@@ -34,6 +34,11 @@ final class FakeProvider: Sendable {
         var expiresIn: Int? = 3600
         /// An error answer of the token endpoint instead of tokens: status and JSON body.
         var tokenError: (status: Int, body: String)?
+        /// `dpop_signing_alg_values_supported` in its discovery document (`nil`: left out, a
+        /// server without DPoP). With it, a token request that carries a `DPoP` proof gets
+        /// `token_type` `DPoP`, and every answer a `DPoP-Nonce` (`NAME-nonce-N`), which the
+        /// next proofs carry. It checks no proof: the SDK's own tests do.
+        var dpopAlgorithms: [String]?
     }
 
     /// The first letters of its tokens.
@@ -41,7 +46,7 @@ final class FakeProvider: Sendable {
     /// The routes below, on the harness's one scriptable fake.
     let fake = FakeTokenServer(notFound: .json(404, #"{"error":"not_found"}"#))
     private let http: LoopbackHTTPServer
-    private let state: LockedValue<(settings: Settings, serial: Int)>
+    private let state: LockedValue<(settings: Settings, serial: Int, nonceSerial: Int)>
 
     /// `http://127.0.0.1:PORT`: the issuer.
     var issuer: String { http.baseURL }
@@ -50,23 +55,40 @@ final class FakeProvider: Sendable {
     /// The tokens sent to its revocation endpoint.
     var revokedTokens: [String] { fake.requests(.post, "/revoke").compactMap { $0.form["token"] } }
 
+    /// The `DPoP` proofs it was sent, in order.
+    var proofs: [String] { fake.requests.compactMap { $0.header("DPoP") } }
+    /// The `DPoP-Nonce` values it handed out.
+    var nonces: [String] { (0..<state.withLock { $0.nonceSerial }).map { "\(name)-nonce-\($0 + 1)" } }
+
     /// The `Authorization` header fields of the requests to its token endpoint.
     var tokenAuthorizations: [String] { fake.requests(.post, "/token").compactMap { $0.header("Authorization") } }
 
     init(_ name: String, _ settings: Settings = Settings()) throws {
         self.name = name
-        let state = LockedValue((settings: settings, serial: 0))
+        let state = LockedValue((settings: settings, serial: 0, nonceSerial: 0))
         self.state = state
         http = try fake.serveOnLoopback()
         let base = http.baseURL
         let settings: @Sendable () -> Settings = { state.withLock { $0.settings } }
+        // A new nonce for each answer of a provider that takes DPoP (RFC 9449 §8).
+        let nonce: @Sendable () -> [String: String] = {
+            guard settings().dpopAlgorithms != nil else { return [:] }
+            let serial = state.withLock { state in
+                state.nonceSerial += 1
+                return state.nonceSerial
+            }
+            return ["DPoP-Nonce": "\(name)-nonce-\(serial)"]
+        }
         fake.route(.get, "/.well-known/openid-configuration") { _ in
+            let dpop = settings().dpopAlgorithms.map { algorithms in
+                #","dpop_signing_alg_values_supported":[\#(algorithms.map { "\"\($0)\"" }.joined(separator: ","))]"#
+            } ?? ""
             let document = """
                 {"issuer":"\(settings().namedIssuer ?? base)","token_endpoint":"\(base)/token",
                  "device_authorization_endpoint":"\(base)/device","revocation_endpoint":"\(base)/revoke",
                  "userinfo_endpoint":"\(base)/userinfo","authorization_endpoint":"\(base)/authorize",
                  "code_challenge_methods_supported":["S256"],
-                 "grant_types_supported":["client_credentials","urn:ietf:params:oauth:grant-type:device_code","refresh_token"]}
+                 "grant_types_supported":["client_credentials","urn:ietf:params:oauth:grant-type:device_code","refresh_token"]\(dpop)}
                 """
             return .delayed(settings().discoveryDelay, .json(200, document))
         }
@@ -82,13 +104,15 @@ final class FakeProvider: Sendable {
                 state.serial += 1
                 return state.serial
             }
-            var object: [String: Any] = ["access_token": settings.accessToken ?? "\(name)-access-\(serial)", "token_type": "Bearer"]
+            let proved = settings.dpopAlgorithms != nil && request.header("DPoP") != nil
+            var object: [String: Any] = ["access_token": settings.accessToken ?? "\(name)-access-\(serial)",
+                                         "token_type": proved ? "DPoP" : "Bearer"]
             if let expiresIn = settings.expiresIn { object["expires_in"] = expiresIn }
             if request.form["grant_type"] != "client_credentials" { object["refresh_token"] = "\(name)-refresh-\(serial)" }
-            return .json(200, object: object)
+            return .json(200, object: object, headers: nonce())
         }
-        fake.route(.post, "/revoke") { _ in .delayed(settings().revocationDelay, .status(200)) }
-        fake.route(.get, "/userinfo") { _ in .json(200, settings().userinfo) }
+        fake.route(.post, "/revoke") { _ in .delayed(settings().revocationDelay, .respond(status: 200, headers: nonce(), body: Data())) }
+        fake.route(.get, "/userinfo") { _ in .json(200, settings().userinfo, headers: nonce()) }
     }
 
     /// Changes the settings.

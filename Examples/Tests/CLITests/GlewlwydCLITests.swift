@@ -81,4 +81,69 @@ struct GlewlwydCLITests {
         let status = try await cli.run("app-oauth", ["status", "--json"] + store)
         #expect(status.status == Exit.ok, "the session ended: \(status)")
     }
+
+    /// The claims of a JWT access token.
+    static func claims(of token: String) -> [String: Any]? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
+    @Test("sign-in --device --dpop at glewlwyd's DPoP instance: status says DPoP-bound, token prints tokens bound to that key (cnf.jkt) across refreshes")
+    func dpopDeviceSignIn() async throws {
+        // scripts/test starts glewlwyd with its DPoP instances (GLEWLWYD_DPOP=1) for this phase.
+        let issuer = try #require(ProcessInfo.processInfo.environment["APP_GLEWLWYD_DPOP_ISSUER"].flatMap { $0.isEmpty ? nil : $0 },
+                                  "APP_GLEWLWYD_DPOP_ISSUER is not set: start glewlwyd with GLEWLWYD_DPOP=1 (scripts/lib/glewlwyd.sh)")
+        let cli = try CLIProcess()
+        defer { cli.remove() }
+        let store = ["--store", "encrypted", "--store-path", cli.path("glewlwyd-dpop.enc")]
+        let stderrFile = cli.folder.appendingPathComponent("sign-in.err")
+        let signIn = Task {
+            try await cli.run("app-oauth", ["sign-in", "--issuer", issuer, "--client-id", GlewlwydTestServer.deviceClientID, "--device",
+                                            "--scope", "openid", "--scope", "conformance", "--dpop", "eddsa"] + store,
+                              timeout: 120, errorFile: stderrFile)
+        }
+        let code: String
+        do {
+            code = try await OAuthCLITests.userCode(in: stderrFile)
+        } catch {
+            signIn.cancel()
+            throw error
+        }
+        try await GlewlwydTestUser.conformance().approve(verificationURI: try #require(URL(string: issuer + "/device")), userCode: code,
+                                                         clientID: GlewlwydTestServer.deviceClientID, scopes: Self.scopes)
+        let signedIn = try await signIn.value
+        #expect(signedIn.status == Exit.ok, "\(signedIn)")
+
+        let status = try await cli.run("app-oauth", ["status", "--json"] + store)
+        #expect(status.status == Exit.ok, "\(status)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        let dpop = try #require(object["dpop"] as? [String: Any], "the session is not DPoP-bound: \(status)")
+        #expect(dpop["algorithm"] as? String == "EdDSA")
+        let thumbprint = try #require(dpop["thumbprint"] as? String)
+
+        // The 3-second tokens are refreshed (proving the key) at least once over these calls.
+        var printed: Set<String> = []
+        for _ in 0..<3 {
+            let token = try await cli.run("app-oauth", ["token"] + store)
+            #expect(token.status == Exit.ok, "\(token.errorOutput)")
+            let accessToken = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let cnf = Self.claims(of: accessToken)?["cnf"] as? [String: Any]
+            #expect(cnf?["jkt"] as? String == thumbprint, "a token not bound to the session's key")
+            printed.insert(accessToken)
+            try await Task.sleep(for: .seconds(2))
+        }
+        #expect(printed.count >= 2, "no refresh in 6 s of 3-second tokens")
+        let human = try await cli.run("app-oauth", ["status"] + store)
+        #expect(human.output.contains("DPoP-bound (EdDSA, key \(thumbprint.prefix(8))…)"), "\(human)")
+        let signOut = try await cli.run("app-oauth", ["sign-out"] + store)
+        #expect(signOut.status == Exit.ok, "\(signOut)")
+        for outcome in [signedIn, status, human, signOut] {
+            for token in printed {
+                #expect(!outcome.output.contains(token) && !outcome.errorOutput.contains(token), "a token was printed")
+            }
+        }
+    }
 }
