@@ -44,4 +44,12 @@ public enum OIDCAdopter {
         try await session.signInIfNeeded(with: .clientCredentials(provider, scopes: scopes))
         return session
     }
+
+    /// README.md, "DPoP (RFC 9449)": a session whose sign-ins bind it to an EdDSA key.
+    public static func dpopSession(issuer: URL, clientID: String, api: Server, store: any TokenStore) async throws -> SessionService {
+        var provider = try await OAuthProvider.discover(issuer: issuer, clientID: clientID)
+        provider.dpop = .eddsa   // or .es256 on Apple platforms, .swiftCryptoES256 on Linux
+        let session = SessionService(server: api, tokenStore: store, configuration: .oauth2(provider))
+        return session
+    }
 }

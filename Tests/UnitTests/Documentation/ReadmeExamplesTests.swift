@@ -69,7 +69,7 @@ struct ReadmeExamplesTests {
         // The sign-in examples are lines of OIDCAdopter's function bodies, indented there by 8.
         let adopter = try Self.text("TestHarness/Sources/AppSDKHarness/OIDCAdopter.swift").components(separatedBy: "\n")
             .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : $0 }.joined(separator: "\n")
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 5)
         for block in blocks {
             let compiled = thisFile.contains(block) || adopter.contains(block)
             #expect(compiled, "README.md's block starting \"\(block.prefix(60))\" is neither in ReadmeExamplesTests.swift nor in OIDCAdopter.swift")
