@@ -7,7 +7,8 @@ import FoundationNetworking
 /// The cheapest URLSession exchange that keeps what the SDK's transport must keep: the
 /// response size limit (the announced length, then the body counted as it arrives), the
 /// redirect rule (a redirect to another origin is refused) and a whole-request deadline (one
-/// shared timer, as the transport's), with the response head. `app-bench per-call` measures
+/// shared timer, as the transport's), with the response head; the session's delegate hands
+/// each callback to the task's exchange. `app-bench per-call` measures
 /// it as the floor of a guarded call: what any transport with these protections costs at least.
 final class GuardedExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: every mutable property is read and written under `lock`.
@@ -27,24 +28,27 @@ final class GuardedExchange: NSObject, URLSessionDataDelegate, @unchecked Sendab
         self.origin = (url.scheme, url.host, url.port)
     }
 
-    /// A session whose delegate callbacks run on the thread that reports them (no hop to a queue).
+    /// A session whose delegate hands each callback to its task's exchange, on the thread that
+    /// reports it (no hop to a queue). FoundationNetworking does not deliver a data task's
+    /// body to a per-task delegate, so the session's delegate looks the exchange up, as the
+    /// SDK's transport does.
     static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         #if canImport(FoundationNetworking)
-        return URLSession(configuration: configuration, delegate: nil, delegateQueue: InlineQueue())
+        return URLSession(configuration: configuration, delegate: GuardedSessionDelegate.shared, delegateQueue: InlineQueue())
         #else
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: GuardedSessionDelegate.shared, delegateQueue: nil)
         #endif
     }
 
-    /// Sends `request` on `session` within `timeout` seconds in all.
+    /// Sends `request` on `session` (made by ``makeSession()``) within `timeout` seconds in all.
     static func send(_ request: URLRequest, on session: URLSession, timeout: TimeInterval, maximumBytes: Int) async throws -> (Data, HTTPURLResponse) {
         guard let url = request.url else { throw Refused() }
         let exchange = GuardedExchange(url: url, maximumBytes: maximumBytes)
         let task = session.dataTask(with: request)
-        task.delegate = exchange
+        GuardedSessionDelegate.shared.register(exchange, for: task)
         return try await withCheckedThrowingContinuation { continuation in
             exchange.lock.withLock {
                 exchange.continuation = continuation
@@ -100,6 +104,41 @@ final class GuardedExchange: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let entry { GuardedDeadlines.shared.remove(entry) }
         if case .failure = result, let task { DispatchQueue.global().async { task.cancel() } }
         continuation.resume(with: result)
+    }
+}
+
+/// The guarded session's delegate: each task's callbacks go to its exchange.
+final class GuardedSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: `exchanges` is used under `lock` only.
+    static let shared = GuardedSessionDelegate()
+    private let lock = NSLock()
+    private var exchanges: [Int: GuardedExchange] = [:]
+
+    func register(_ exchange: GuardedExchange, for task: URLSessionTask) {
+        lock.withLock { exchanges[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(_ task: URLSessionTask) -> GuardedExchange? { lock.withLock { exchanges[task.taskIdentifier] } }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let exchange = exchange(task) else { return completionHandler(nil) }
+        exchange.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        guard let exchange = exchange(dataTask) else { return completionHandler(.cancel) }
+        exchange.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(dataTask)?.urlSession(session, dataTask: dataTask, didReceive: data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        exchange?.urlSession(session, task: task, didCompleteWithError: error)
     }
 }
 
