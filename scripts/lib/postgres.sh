@@ -51,6 +51,8 @@
 #   POSTGRES_USER           the system user that runs the cluster as root (default appsdk-pg)
 #   POSTGRES_START_TIMEOUT  seconds to wait for the server (default 30)
 #   POSTGRES_EXTRA_ADDRESS  an IPv4 address to listen on besides 127.0.0.1 (see start)
+#   POSTGRES_MAX_CONNECTIONS  the cluster's max_connections (default 300: the 4 × 16 fleet of
+#                           scripts/bench opens a few connections per process)
 #
 # Debian packages: postgresql (and postgresql-client for psql, pulled in by it). On failure
 # a function prints why (and the log's last lines) to stderr and returns non-zero. The
@@ -150,7 +152,7 @@ _postgres_launch() {
     [ ! -s "$dir/extra-address" ] || listen="127.0.0.1,$(cat "$dir/extra-address")"
     if ! _postgres_as_owner "$bin/pg_ctl" -D "$home/data" -l "$home/postgres.log" -w \
         -t "${POSTGRES_START_TIMEOUT:-30}" \
-        -o "-c listen_addresses='$listen' -p $port -c unix_socket_directories='$home/data'" \
+        -o "-c listen_addresses='$listen' -p $port -c unix_socket_directories='$home/data' -c max_connections=${POSTGRES_MAX_CONNECTIONS:-300}" \
         start >/dev/null 2>&1; then
         return 1
     fi

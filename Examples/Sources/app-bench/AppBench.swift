@@ -9,6 +9,6 @@ struct AppBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app-bench",
         abstract: "Benchmarks of the SDK against a reference server in test mode.",
-        subcommands: [PerCallCommand.self, StormCommand.self, ProcessesCommand.self, FleetCommand.self, WorkerCommand.self]
+        subcommands: [PerCallCommand.self, StormCommand.self, ProcessesCommand.self, FleetCommand.self, WaitsCommand.self, WorkerCommand.self]
     )
 }

@@ -22,6 +22,7 @@ struct PerCallVariant: Sendable {
     static let rawURLSession = "raw URLSession + decode"
     static let rawURLSessionOnce = "raw URLSession, request built once"
     static let rawURLSessionAgain = "raw URLSession again, a session of its own"
+    static let guarded = "guarded minimal exchange + decode"
     static let staticURLSession = "static API (URLSession)"
     static let memory = "service, memory store"
     static let observed = "service, memory store, observer installed"
@@ -76,6 +77,9 @@ struct PerCallVariant: Sendable {
         let session = URLSession(configuration: configuration)
         // The baseline's very code on another session: it reads 1.00 when the method is fair.
         let sessionAgain = URLSession(configuration: configuration)
+        // The floor of a guarded call: the size limit, the redirect rule and the deadline kept
+        // at least cost (GuardedExchange), the same request and decoding.
+        let guardedSession = GuardedExchange.makeSession()
         let once = request()
         // Raw AsyncHTTPClient, on the AHC transport's own client: the way its README shows
         // (async API), and the cheapest way it offers (a delegate answered on one event loop,
@@ -90,6 +94,13 @@ struct PerCallVariant: Sendable {
             PerCallVariant(name: rawURLSessionAgain) {
                 let (data, response) = try await sessionAgain.data(for: request())
                 guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+                _ = try JSONCoding.makeDecoder().decode(Member.self, from: data)
+            },
+            PerCallVariant(name: guarded) {
+                let (data, response) = try await GuardedExchange.send(
+                    request(), on: guardedSession, timeout: URLSessionTransport.defaultTimeout,
+                    maximumBytes: TransportLimits.defaultMaximumResponseBytes)
+                guard response.statusCode == 200 else { throw URLError(.badServerResponse) }
                 _ = try JSONCoding.makeDecoder().decode(Member.self, from: data)
             },
             PerCallVariant(name: rawURLSessionOnce) {

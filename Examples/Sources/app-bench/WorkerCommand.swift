@@ -20,12 +20,30 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds.") var seconds: Double?
     @Option(help: "Seconds between calls.") var interval = 0.0
     @Flag(help: "Say on standard output when entering the store's exclusive section.") var announceSections = false
+    @Option(help: "Measure waits instead (app-bench waits): rounds in all, the first not counted.") var waitRounds = 0
+    @Option(help: "The first round's moment, in seconds since 1970.") var waitStart = 0.0
+    @Option(help: "Seconds between rounds.") var waitPeriod = 4.0
+    @Option(help: "Concurrent calls per round.") var waitTasks = 4
+    @Option(help: "Seconds the server delays the next-to-last round's refresh, the last's three times as long (0: no such rounds).") var slowRefresh = 0.0
+    @Flag(help: "Ask the server to delay the last two rounds' refreshes.") var setsFault = false
 
     func run() async throws {
         let location = WorkerStore(choice: store, path: path, keyFile: keyFile, account: account)
         var tokenStore = try await location.open()
         if announceSections { tokenStore = AnnouncingTokenStore(wrapped: tokenStore) }
-        let service = RepositoryService(server: try server.makeServer(transport: URLSessionTransport(timeout: 30)), tokenStore: tokenStore)
+        var configuration = RepositoryService.Configuration.appAPI
+        if waitRounds > 0 { configuration.observer = WaitProbe.observer }
+        let service = RepositoryService(server: try server.makeServer(transport: URLSessionTransport(timeout: 30)), tokenStore: tokenStore,
+                                        configuration: configuration)
+        if waitRounds > 0 {
+            let probe = WaitProbe(tasks: waitTasks, start: waitStart, period: waitPeriod, rounds: waitRounds,
+                                  slowRefresh: slowRefresh, setsFault: setsFault)
+            var report = WorkerReport(startedAt: WallTime.epoch(), place: .current())
+            report.waits = try await probe.run(service: service, testMode: try self.server.testMode())
+            report.endedAt = WallTime.epoch()
+            FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data("\n".utf8))
+            return
+        }
         let events = service.events()
         let counted = Task {
             var (signedOut, refreshes) = (0, 0)

@@ -15,4 +15,6 @@ struct WorkerReport: Codable, Sendable {
     var endedAt = 0.0
     /// Where the worker ran.
     var place = WorkerPlace()
+    /// What `app-bench waits` measured (`--wait-rounds`).
+    var waits: WaitReport?
 }
