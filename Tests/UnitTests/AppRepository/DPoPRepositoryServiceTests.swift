@@ -56,12 +56,18 @@ struct DPoPRepositoryServiceTests {
         #expect(proof.payload["ath"] == nil, "a sign-in carries no access token")
     }
 
-    @Test("a call after a DPoP sign-in sends Authorization: DPoP with a proof of the stored key whose ath is the token's hash")
-    func callProvesWithTheStoredKey() async throws {
+    /// A fake DPoP server, a memory store and a service signed in to it as kim.
+    static func signedIn() async throws -> (DPoPAppServer, InMemoryTokenStore, RepositoryService) {
         let fake = DPoPAppServer()
         let store = InMemoryTokenStore()
         let service = try fake.service(store: store)
         try await service.signIn(email: "kim@example.com", password: "pw-123456789")
+        return (fake, store, service)
+    }
+
+    @Test("a call after a DPoP sign-in sends Authorization: DPoP with a proof of the stored key whose ath is the token's hash")
+    func callProvesWithTheStoredKey() async throws {
+        let (fake, store, service) = try await Self.signedIn()
         let me = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
         #expect(me.id.uuidString == DPoPAppServer.memberID)
         let call = try #require(fake.requests(to: "/v1/members/me").first)
@@ -73,10 +79,7 @@ struct DPoPRepositoryServiceTests {
 
     @Test("the .appAPI refresh proves with the stored key, takes the DPoP answer and keeps the key")
     func refreshProvesAndKeepsTheKey() async throws {
-        let fake = DPoPAppServer()
-        let store = InMemoryTokenStore()
-        let service = try fake.service(store: store)
-        try await service.signIn(email: "kim@example.com", password: "pw-123456789")
+        let (fake, store, service) = try await Self.signedIn()
         let key = try #require(try await store.load()?.dpopKey)
         fake.expireAccessTokens()
         _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
@@ -93,10 +96,7 @@ struct DPoPRepositoryServiceTests {
 
     @Test("sign-out sends the access token as DPoP with a proof of the stored key")
     func signOutProves() async throws {
-        let fake = DPoPAppServer()
-        let store = InMemoryTokenStore()
-        let service = try fake.service(store: store)
-        try await service.signIn(email: "kim@example.com", password: "pw-123456789")
+        let (fake, store, service) = try await Self.signedIn()
         let key = try #require(try await store.load()?.dpopKey)
         let result = try await service.signOut()
         #expect(result.serverError == nil)
@@ -171,10 +171,7 @@ struct DPoPRepositoryServiceTests {
 
     @Test("a refresh token copied without its key is refused, and the owner's session still refreshes")
     func refreshTokenWithoutItsKeyRefused() async throws {
-        let fake = DPoPAppServer()
-        let store = InMemoryTokenStore()
-        let service = try fake.service(store: store)
-        try await service.signIn(email: "kim@example.com", password: "pw-123456789")
+        let (fake, store, service) = try await Self.signedIn()
         let stolen = try #require(try await store.load()?.refreshToken)
         for thief in [try fake.server, try fake.server.proving(try EdDSASigner.generate(), everyRequest: true)] {
             let error = await #expect(throws: NetworkError.self) { try await AuthAPI.refresh(refreshToken: stolen, server: thief) }
