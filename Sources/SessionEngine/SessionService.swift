@@ -86,15 +86,19 @@ public final class SessionService: Sendable {
             throw SessionError(.notSignedIn)
         }
         var refreshed = false
+        // Whether this call's refresh got its token from the server itself (rule 2: then a 401
+        // is not answered by another refresh).
+        var askedServer = false
         if isDue(credentials, at: configuration.now()) {
             do {
-                credentials = try await refresh(after: credentials, cause: .due)
-                refreshed = true
+                var renewal = try await refresh(after: credentials, cause: .due)
+                (credentials, refreshed, askedServer) = (renewal.credentials, true, renewal.askedServer)
                 if isDue(credentials, at: configuration.now()) {
                     // The answer took nearly the token's whole lifetime (a starved server or
                     // machine): the new token would expire on its way. Once more, then never
                     // hand out one that has expired.
-                    credentials = try await refresh(after: credentials, cause: .due)
+                    renewal = try await refresh(after: credentials, cause: .due)
+                    (credentials, askedServer) = (renewal.credentials, askedServer || renewal.askedServer)
                 }
             } catch let error as SessionError where error.kind == .refreshFailed || error.kind == .refreshLimitExceeded {
                 // Refreshing ahead failed for a reason that may pass, but the token has not
@@ -113,9 +117,9 @@ public final class SessionService: Sendable {
             return try await call(handler, with: credentials)
         } catch {
             // A `NetworkError`, or a `ResponseStatusError` from a handler with a transport of its own.
-            guard !refreshed, let failure = authenticationFailure(in: error) else { throw error }
+            guard !askedServer, let failure = authenticationFailure(in: error) else { throw error }
             do {
-                credentials = try await refresh(after: credentials, cause: .authenticationFailure(statusCode: failure.statusCode))
+                credentials = try await refresh(after: credentials, cause: .authenticationFailure(statusCode: failure.statusCode)).credentials
             } catch let limit as SessionError where limit.kind == .refreshLimitExceeded
                         && failure.statusCode == 403 && !failure.isAuthenticationFailure {
                 // A bare 403 (counted only because the policy opts in) on a token that was not
