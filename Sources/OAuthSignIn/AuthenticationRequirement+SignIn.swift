@@ -31,7 +31,7 @@ extension AuthenticationRequirement {
         if !acrValues.isEmpty {
             guard let acr = claims["acr"]?.string else { throw notMet("the ID token has no acr") }
             guard acrValues.contains(acr) else {
-                throw notMet("the ID token's acr is \(StepUpChallengeQuote.quoted(acr)), not one of those")
+                throw notMet("the ID token's acr is \(Self.quoted(acr)), not one of those")
             }
         }
         let authTime = claims["auth_time"]?.number.flatMap { $0.isFinite && $0 >= 0 && $0 < 1e11 ? Date(timeIntervalSince1970: $0) : nil }
@@ -48,11 +48,9 @@ extension AuthenticationRequirement {
             throw notMet("the ID token's auth_time is before the sign-in began: the server did not ask the user again")
         }
     }
-}
 
-/// Quotes a server's value in a message: at most 32 characters, control characters escaped.
-enum StepUpChallengeQuote {
-    static func quoted(_ value: String) -> String {
+    /// A server's value in a message: at most 32 characters, control characters escaped.
+    private static func quoted(_ value: String) -> String {
         let scalars = value.unicodeScalars
         var text = String(String.UnicodeScalarView(scalars.prefix(32)))
         if scalars.count > 32 { text += "…" }

@@ -35,8 +35,8 @@ public struct SignInFlow: Sendable {
     /// authorization request and the device flow's device authorization request carry
     /// `acr_values`, `max_age` and `prompt=login` (OpenID Connect Core §3.1.2.1), and the ID
     /// token the sign-in ends with must show it met: `acr` one of the values asked for,
-    /// `auth_time` within `max_age` and, under `prompt=login`, not before the sign-in began
-    /// (each with the provider's ``OAuthProvider/clockSkew``). Else the sign-in fails with
+    /// `auth_time` within `max_age` (it must have one then) and, under `prompt=login`, not
+    /// before the sign-in began when it has one (each with the provider's ``OAuthProvider/clockSkew``). Else the sign-in fails with
     /// ``SignInError/Kind/authenticationRequirementNotMet`` and nothing is stored. Ask for the
     /// `openid` scope: without an ID token, nothing shows the requirement met.
     ///
