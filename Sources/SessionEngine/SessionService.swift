@@ -144,13 +144,20 @@ public final class SessionService: Sendable {
             let result = try await handler(server, accessToken)
             noteAccepted(credentials.accessToken.rawValue)
             return result
-        } catch let error as NetworkError where [403, 404, 409, 422].contains(error.statusCode ?? 0)
-                    && error.serverErrorCode != nil
-                    && !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
-            // A contract error such as 404 or 403 from the API itself got past authentication;
-            // a gateway's 5xx, a 429 or a bare 404 says nothing about the token, and a 403 that
-            // counts as an authentication failure (`invalid_token`, or opted in) refused it.
-            noteAccepted(credentials.accessToken.rawValue)
+        } catch {
+            if let stepUp = stepUpRequired(by: error, accountID: credentials.accountID) {
+                // The token was good, the sign-in behind it not enough (RFC 9470): no refresh,
+                // the session kept, the caller told what the server asks for.
+                noteAccepted(credentials.accessToken.rawValue)
+                throw stepUp
+            }
+            if let error = error as? NetworkError, [403, 404, 409, 422].contains(error.statusCode ?? 0),
+               error.serverErrorCode != nil, !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
+                // A contract error such as 404 or 403 from the API itself got past authentication;
+                // a gateway's 5xx, a 429 or a bare 404 says nothing about the token, and a 403 that
+                // counts as an authentication failure (`invalid_token`, or opted in) refused it.
+                noteAccepted(credentials.accessToken.rawValue)
+            }
             throw error
         }
     }
