@@ -48,7 +48,7 @@ struct TokenReply: Sendable {
         scope = object["scope"]?.string
         idToken = object["id_token"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         let type = object["token_type"]?.string
-        tokenType = type.map(Self.isDPoP) == true ? .dpop : .bearer
+        tokenType = type.map(TokenSyntax.isDPoP) == true ? .dpop : .bearer
         var tokens = Tokens(accessToken: AccessToken(access), refreshToken: rotated ?? previous ?? "",
                             tokenType: type ?? "Bearer",
                             expiresIn: Self.lifetime(object["expires_in"]), scope: scope)
@@ -73,19 +73,9 @@ struct TokenReply: Sendable {
            let problem = TokenSyntax.problem(withToken: refresh, named: "refresh_token") { return problem }
         switch object["token_type"] {
         case nil, .null?: return nil
-        case let .string(type)? where proved && isDPoP(type): return nil
-        case let .string(type)?:
-            if isDPoP(type) {
-                return "its token type (token_type) is DPoP, but the request proved no key (RFC 9449 §5: a client must not use it)"
-            }
-            return TokenSyntax.problem(withTokenType: type)
+        case let .string(type)?: return TokenSyntax.problem(withTokenType: type, proved: proved)
         default: return "its token_type is not a string"
         }
-    }
-
-    /// Whether `type` is `DPoP`, in any case (RFC 9449 §5; RFC 6749 §5.1: case-insensitive).
-    static func isDPoP(_ type: String) -> Bool {
-        type.caseInsensitiveCompare("DPoP") == .orderedSame
     }
 
     /// `expires_in` as a number or numeric string, kept only within 1 s … 10 years (anything

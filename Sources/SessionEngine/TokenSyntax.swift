@@ -28,9 +28,18 @@ package enum TokenSyntax {
     package static func problem(withTokenType type: String?, proved: Bool) -> String? {
         guard let type else { return nil }
         if type.lowercased() == "bearer" { return nil }
-        if proved, type.lowercased() == "dpop" { return nil }
+        if proved, isDPoP(type) { return nil }
         let shown = String(type.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        if isDPoP(type) {
+            return "the token type \"\(shown)\" is DPoP, but the request proved no key (RFC 9449 §5: a client must not use it)"
+        }
         return "the token type \"\(shown)\" is not Bearer, and a token of a type the client does not understand must not be used (RFC 6749 §7.1)"
+    }
+
+    /// Whether `type` is `DPoP`, in any case (RFC 9449 §5; RFC 6749 §5.1: case-insensitive): the
+    /// type of a DPoP-bound access token.
+    package static func isDPoP(_ type: String) -> Bool {
+        type.caseInsensitiveCompare("DPoP") == .orderedSame
     }
 
     /// Why a token reply cannot be used (``problem(withToken:named:)``,

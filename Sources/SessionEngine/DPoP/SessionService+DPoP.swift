@@ -59,7 +59,7 @@ extension SessionService {
 
     /// Whether `tokens` are DPoP-bound (`token_type` `DPoP`, in any case).
     static func isDPoPBound(_ tokens: Tokens) -> Bool {
-        tokens.tokenType.caseInsensitiveCompare(dpopTokenType) == .orderedSame
+        TokenSyntax.isDPoP(tokens.tokenType)
     }
 
     /// How a refresh that a server refused for its DPoP proof fails, when it did: a nonce

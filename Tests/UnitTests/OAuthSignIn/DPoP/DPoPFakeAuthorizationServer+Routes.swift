@@ -3,6 +3,7 @@ import AppSDKTesting
 import Foundation
 @testable import NetworkService
 @testable import OAuthSignIn
+@testable import SessionEngine
 
 extension DPoPFakeAuthorizationServer {
     /// The server's routes, holding the issuer and the state (not the server, which holds the fake).
@@ -157,7 +158,7 @@ extension DPoPFakeAuthorizationServer {
             state.serial += 1
             let access = "access-token-\(state.serial)-\(UUID().uuidString)"
             // A server that answers a proof with a bearer token did not bind the access token.
-            state.accessTokens[access] = state.tokenTypeOverride.map(TokenReply.isDPoP) == false ? nil : jkt
+            state.accessTokens[access] = state.tokenTypeOverride.map(TokenSyntax.isDPoP) == false ? nil : jkt
             state.secrets.append(access)
             var reply: [String: Any] = ["access_token": access, "token_type": state.tokenTypeOverride ?? (jkt == nil ? "bearer" : "DPoP"),
                                         "expires_in": state.expiresIn, "scope": "profile"]
