@@ -20,7 +20,7 @@ struct HostileChecks {
         self.bound = bound
         self.maximumResponseBytes = maximumResponseBytes
         let collected = HostileSecrets.collect(from: outcome.exchanges.map(\.request) + outcome.trapRequests)
-        secrets = Set(collected + Self.dpopSecrets(outcome)).sorted().map { secret in
+        secrets = Set(collected + (mode.script.dpop ? Self.dpopSecrets(outcome) : [])).sorted().map { secret in
             (secret, HostileSecrets.encodings(of: secret))
         }
     }
