@@ -12,6 +12,10 @@ public enum HostileDPoPAnswers {
         case refresh
         /// The API, answering a call with the session's DPoP token.
         case api
+        /// The token endpoint, answering a device sign-in's polls.
+        case deviceSignIn
+        /// The revocation endpoint, answering a DPoP-bound session's sign-out.
+        case signOut
 
         /// The operation a mode at this place attacks.
         public var operation: HostileOperation {
@@ -19,6 +23,17 @@ public enum HostileDPoPAnswers {
             case .signIn: .clientCredentialsSignIn
             case .refresh: .refresh
             case .api: .apiCall
+            case .deviceSignIn: .deviceSignIn
+            case .signOut: .revocation
+            }
+        }
+
+        /// The endpoint this place is answered at.
+        public var route: HostileProvider.Route {
+            switch self {
+            case .signIn, .refresh, .deviceSignIn: .token
+            case .api: .api
+            case .signOut: .revocation
             }
         }
 
@@ -28,6 +43,8 @@ public enum HostileDPoPAnswers {
             case .signIn: "token endpoint (client-credentials sign-in)"
             case .refresh: "token endpoint (refresh)"
             case .api: "API (\(HostileOperation.apiCall))"
+            case .deviceSignIn: "token endpoint (device sign-in)"
+            case .signOut: "revocation endpoint (sign-out)"
             }
         }
 
@@ -41,7 +58,22 @@ public enum HostileDPoPAnswers {
                 script.token = { context in context.grantType == "refresh_token" ? answer(context) : HostileAnswers.token(context) }
             case .api:
                 script.api = answer
+            case .deviceSignIn:
+                script.token = { context in
+                    context.grantType == "urn:ietf:params:oauth:grant-type:device_code" ? answer(context) : HostileAnswers.token(context)
+                }
+            case .signOut:
+                script.revocation = answer
             }
+        }
+    }
+
+    /// The well-behaved answer at `place` (before any hostile one was installed).
+    public static func wellBehaved(at place: Place, _ context: HostileContext) -> LoopbackHTTPServer.Reply {
+        switch place {
+        case .signIn, .refresh, .deviceSignIn: HostileAnswers.token(context)
+        case .api: HostileAnswers.api(context)
+        case .signOut: HostileAnswers.revocation(context)
         }
     }
 

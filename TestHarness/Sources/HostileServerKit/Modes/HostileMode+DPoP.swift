@@ -10,8 +10,11 @@ import SessionEngine
 extension HostileMode {
     typealias Place = HostileDPoPAnswers.Place
 
-    static let dpop: [HostileMode] = nonceValues + challengeLoops + missingNonces + malformedChallenges + proofRefusals
-        + dpopTokenTypes + noncesOnSuccess + dpopRedirects + echoingNonces
+    static let dpop: [HostileMode] = nonceValues + challengeLoops + nonceRequiredOnce + missingNonces + malformedChallenges
+        + proofRefusals + dpopTokenTypes + noncesOnSuccess + dpopRedirects + echoingNonces
+
+    /// The places a session's own requests are answered: its sign-in, its refresh, its calls.
+    static let mainPlaces: [Place] = [.signIn, .refresh, .api]
 
     /// `DPoP-Nonce` values no header can carry back, each written as it is in a challenge that
     /// never ends: never sent, so the request is not sent again.
@@ -27,7 +30,7 @@ extension HostileMode {
         ("quoted", [#""Nv.quoted""#]),
     ]
 
-    static let nonceValues: [HostileMode] = Place.allCases.flatMap { place in
+    static let nonceValues: [HostileMode] = mainPlaces.flatMap { place in
         unusableNonces.map { nonce in
             dpopMode(place, "a nonce challenge whose DPoP-Nonce is \(nonce.what)", .refused,
                      check: sentOnce(place)) { script in
@@ -73,10 +76,37 @@ extension HostileMode {
         }) { script in
             Place.api.install({ HostileDPoPAnswers.challenge(at: .api, nonce: HostileDPoPAnswers.freshNonce($0)) }, in: &script)
         },
+        dpopMode(.deviceSignIn, "a new nonce challenge on every poll", .refused, check: { outcome in
+            let sent = outcome.exchanges.filter { $0.route == .token }.count
+            return sent == 2 ? nil : "\(sent) token requests; a challenge loop gets exactly two"
+        }) { script in
+            Place.deviceSignIn.install({ HostileDPoPAnswers.challenge(at: .deviceSignIn, nonce: HostileDPoPAnswers.freshNonce($0)) },
+                                       in: &script)
+        },
+        dpopMode(.signOut, "a new nonce challenge on every answer", .refused, check: { outcome in
+            let sent = outcome.exchanges.filter { $0.route == .revocation }.count
+            return sent <= 4 ? nil : "\(sent) revocation requests for two tokens; each may be sent twice"
+        }) { script in
+            Place.signOut.install({ HostileDPoPAnswers.challenge(at: .signOut, nonce: HostileDPoPAnswers.freshNonce($0)) }, in: &script)
+        },
     ]
 
+    /// A well-behaved server that wants a nonce: the first proof is challenged, the retry with
+    /// the nonce answered. Guards against over-refusing, at every place.
+    static let nonceRequiredOnce: [HostileMode] = Place.allCases.map { place in
+        dpopMode(place, "a nonce asked for once, then the answer", .succeeds, check: { outcome in
+            let proofs = outcome.exchanges.filter { $0.route == place.route }.compactMap { HostileProof(of: $0.request) }
+            return proofs.contains { $0.nonce == "Nw.once-1" } ? nil : "no \(place.route) request was sent with the nonce it was given"
+        }) { script in
+            place.install({ context in
+                context.proof.flatMap(HostileProof.init)?.nonce == "Nw.once-1" ? HostileDPoPAnswers.wellBehaved(at: place, context)
+                    : HostileDPoPAnswers.challenge(at: place, nonce: "Nw.once-1")
+            }, in: &script)
+        }
+    }
+
     /// `use_dpop_nonce` without a `DPoP-Nonce`: nothing new to prove with, so nothing is sent again.
-    static let missingNonces: [HostileMode] = Place.allCases.map { place in
+    static let missingNonces: [HostileMode] = mainPlaces.map { place in
         dpopMode(place, "use_dpop_nonce without a DPoP-Nonce header", .refused, check: sentOnce(place)) { script in
             place.install({ _ in HostileDPoPAnswers.challenge(at: place, nonce: nil) }, in: &script)
         }
@@ -119,6 +149,14 @@ extension HostileMode {
         },
         dpopMode(.api, "invalid_dpop_proof", .refused, check: noRefresh) { script in
             Place.api.install({ _ in HostileDPoPAnswers.refusal(at: .api, code: "invalid_dpop_proof") }, in: &script)
+        },
+        dpopMode(.api, "a DPoP challenge saying invalid_token (a token failure: one refresh, then the call again)", .either) { script in
+            script.api = { context in
+                HostileDPoPAnswers.refusal(at: .api, code: "invalid_token", authenticate: #"DPoP error="invalid_token""#)
+            }
+        },
+        dpopMode(.signOut, "invalid_dpop_proof", .refused) { script in
+            Place.signOut.install({ _ in HostileDPoPAnswers.refusal(at: .signOut, code: "invalid_dpop_proof") }, in: &script)
         },
     ]
 
@@ -164,6 +202,9 @@ extension HostileMode {
         dpopMode(.api, "307 to another origin (the proof and the DPoP token would follow)", .refused, session: .kept) { script in
             script.api = toTheOtherOrigin(307)
         },
+        dpopMode(.signOut, "307 to another origin (the proof and the tokens would follow)", .refused) { script in
+            Place.signOut.install(toTheOtherOrigin(307), in: &script)
+        },
         dpopMode(.signIn, "307 to another path of the same origin (the proof names the first)", .refused, check: { outcome in
             outcome.exchanges.contains { $0.route == .other } ? "the request followed the redirect with a proof naming another URL" : nil
         }) { script in
@@ -195,8 +236,8 @@ extension HostileMode {
     // MARK: Building modes
 
     /// A mode against a DPoP-bound session at `place`. By default the session is what the
-    /// operation says for a sign-in or a refresh (a failed refresh keeps the session), and
-    /// kept for an API call.
+    /// operation says for a sign-in, a refresh (a failed one keeps the session) or a sign-out
+    /// (it ends locally), and kept for an API call.
     static func dpopMode(_ place: Place, _ what: String, _ result: Result, session: Session? = nil,
                          check: (@Sendable (HostileOutcome) -> String?)? = nil,
                          script: (inout HostileScript) -> Void) -> HostileMode {
@@ -223,7 +264,7 @@ extension HostileMode {
     /// prove with, nothing sent again.
     static func sentOnce(_ place: Place) -> @Sendable (HostileOutcome) -> String? {
         { outcome in
-            let route: HostileProvider.Route = place == .api ? .api : .token
+            let route = place.route
             let sent = outcome.exchanges.filter { $0.route == route }.count
             let attempts = place == .refresh ? max(outcome.refreshAttempts, 1) : 1
             if sent > attempts { return "\(sent) \(route) requests for \(attempts) attempt(s): sent again with no nonce it could carry" }
