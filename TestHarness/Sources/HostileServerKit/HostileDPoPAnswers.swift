@@ -91,7 +91,7 @@ public enum HostileDPoPAnswers {
         refusal(at: place, code: "use_dpop_nonce", nonces: nonce.map { [$0] } ?? [], authenticate: authenticate)
     }
 
-    /// A 401 at the API whose only say is `authenticate` (each of its lines a
+    /// A 401 (at the API, or a token endpoint that says it so) whose only say is `authenticate` (each of its lines a
     /// `WWW-Authenticate` header line), with `DPoP-Nonce: nonce` and a body naming no error code.
     public static func apiChallenge(_ authenticate: String, nonce: String) -> LoopbackHTTPServer.Reply {
         let lines = ["Content-Type: application/json", "DPoP-Nonce: " + nonce]

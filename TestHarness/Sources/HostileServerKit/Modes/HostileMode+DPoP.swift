@@ -10,7 +10,7 @@ import SessionEngine
 extension HostileMode {
     typealias Place = HostileDPoPAnswers.Place
 
-    static let dpop: [HostileMode] = nonceValues + challengeLoops + nonceRequiredOnce + missingNonces + malformedChallenges
+    static let dpop: [HostileMode] = nonceValues + nonceEdges + challengeLoops + nonceRequiredOnce + missingNonces + malformedChallenges
         + proofRefusals + dpopTokenTypes + noncesOnSuccess + dpopRedirects + echoingNonces
 
     /// The places a session's own requests are answered: its sign-in, its refresh, its calls.
@@ -101,6 +101,28 @@ extension HostileMode {
             place.install({ context in
                 context.proof.flatMap(HostileProof.init)?.nonce == "Nw.once-1" ? HostileDPoPAnswers.wellBehaved(at: place, context)
                     : HostileDPoPAnswers.challenge(at: place, nonce: "Nw.once-1")
+            }, in: &script)
+        }
+    }
+
+    /// Nonces at the length limit (2,048 bytes, RFC 9449 sets none): the longest is used, one
+    /// byte more is not; and a challenge said in `WWW-Authenticate` alone at the token endpoint.
+    static let nonceEdges: [HostileMode] = [
+        dpopMode(.api, "a nonce challenge whose nonce is 2,048 bytes (the longest kept)", .succeeds) { script in
+            let nonce = "Nw." + String(repeating: "k", count: 2_045)
+            script.api = { context in
+                context.proof.flatMap(HostileProof.init)?.nonce == nonce ? HostileAnswers.api(context)
+                    : HostileDPoPAnswers.challenge(at: .api, nonce: nonce)
+            }
+        },
+        dpopMode(.api, "a nonce challenge whose nonce is 2,049 bytes", .refused, check: sentOnce(.api)) { script in
+            script.api = { _ in HostileDPoPAnswers.challenge(at: .api, nonce: "Nw." + String(repeating: "k", count: 2_046)) }
+        },
+    ] + [Place.signIn, .refresh].map { place in
+        dpopMode(place, "a nonce challenge said only in WWW-Authenticate (401, no error code in the body)", .succeeds) { script in
+            place.install({ context in
+                context.proof.flatMap(HostileProof.init)?.nonce == "Nw.header-1" ? HostileDPoPAnswers.wellBehaved(at: place, context)
+                    : HostileDPoPAnswers.apiChallenge(#"DPoP error="use_dpop_nonce""#, nonce: "Nw.header-1")
             }, in: &script)
         }
     }
@@ -213,8 +235,22 @@ extension HostileMode {
     ]
 
     /// Nonces that echo a secret: the SDK sends them back only in a proof to the server that
-    /// gave them, and shows them nowhere.
+    /// gave them, and shows them nowhere. Refusals that echo the proof and the token show neither.
     static let echoingNonces: [HostileMode] = [
+        dpopMode(.api, "a 401 whose DPoP challenge and body echo the proof and the Authorization header", .refused) { script in
+            script.api = { context in
+                let said = (context.proof ?? "") + " " + (context.request.header("Authorization") ?? "")
+                return HostileAnswers.raw("HTTP/1.1 401 Unauthorized", headerLines: [
+                    "Content-Type: application/json",
+                    #"WWW-Authenticate: DPoP error="invalid_dpop_proof", error_description="bad \#(said)""#,
+                ], body: HostileAnswers.json(["error": "invalid_dpop_proof", "error_description": "bad " + said]))
+            }
+        },
+        dpopMode(.refresh, "an invalid_dpop_proof whose description echoes the proof and the refresh token", .refused) { script in
+            Place.refresh.install({ context in
+                HostileAnswers.oauthError(400, "invalid_dpop_proof", "bad " + (context.proof ?? "") + " for " + (context.form["refresh_token"] ?? ""))
+            }, in: &script)
+        },
         dpopMode(.api, "a nonce challenge whose nonce is the access token", .either, session: .kept) { script in
             script.api = { context in
                 context.proof.flatMap(HostileProof.init)?.nonce == nil
