@@ -39,6 +39,9 @@ for name, header in [
     ("rfc9110-list", 'Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple"'),
     ("token68", "Bearer abc=="),
     ("bare", "Bearer"),
+    # RFC 9470's step-up challenge (its §3 example), and one in both schemes.
+    ("rfc9470-acr-values", 'Bearer error="insufficient_user_authentication", error_description="A different authentication level is required", acr_values="myACR"'),
+    ("rfc9470-bearer-and-dpop", 'Bearer error="insufficient_user_authentication", max_age=5, DPoP error="insufficient_user_authentication", acr_values="urn:example:mfa phr", max_age="5"'),
 ]:
     write("www-authenticate", name, header)
 

@@ -5,7 +5,9 @@
 /// §3.1: the token, not the permission, is the problem).
 ///
 /// A refused DPoP proof (RFC 9449: `use_dpop_nonce`, `invalid_dpop_proof`) never counts: it
-/// is about the proof, not the token.
+/// is about the proof, not the token. Nor does a step-up challenge (RFC 9470:
+/// `insufficient_user_authentication`, ``NetworkError/isStepUpChallenge``): it is about the
+/// sign-in behind the token, which a refresh keeps.
 ///
 /// A bare 403 ("you may not do this") does not count unless the policy opts in with
 /// ``forbiddenMeansExpiredToken``: refreshing a token cannot grant a permission. Opt in for a
@@ -57,9 +59,11 @@ public struct AuthenticationFailurePolicy: Sendable, Hashable {
 
     /// Whether `error` counts as an authentication failure. A refused DPoP proof
     /// (`use_dpop_nonce` or `invalid_dpop_proof`, as the error code or in a `DPoP` challenge)
-    /// never does: a new token would not make the proof acceptable.
+    /// never does: a new token would not make the proof acceptable; nor does a step-up
+    /// challenge (``NetworkError/isStepUpChallenge``): a refreshed token carries the same sign-in.
     public func matches(_ error: NetworkError) -> Bool {
-        guard error.kind == .httpStatus, let status = error.statusCode, !error.isDPoPProofFailure else { return false }
+        guard error.kind == .httpStatus, let status = error.statusCode, !error.isDPoPProofFailure,
+              !error.isStepUpChallenge else { return false }
         if status == 403 {
             switch Self.challengeError(error) {
             case ServerErrorCode.invalidToken.rawValue: return true

@@ -28,8 +28,18 @@ enum AuthenticateChallenge {
     /// The parameters of the first challenge with `scheme` (given in lower case; matched
     /// without regard to case) in `header`, names lowercased; `nil` when there is none.
     static func parameters(of header: String, scheme: String) -> [String: String]? {
-        guard var rest = challenge(in: header, scheme: scheme) else { return nil }
+        guard let list = parameterList(of: header, scheme: scheme) else { return nil }
         var parameters: [String: String] = [:]
+        for (name, value) in list { parameters[name] = value }  // a repeated name: the last one
+        return parameters
+    }
+
+    /// The parameters of the first challenge with `scheme` (given in lower case) in `header`,
+    /// in their order, names lowercased, a repeated name as often as it comes (for a reader
+    /// that refuses repeats, as ``StepUpChallenge`` does); `nil` when there is no such challenge.
+    static func parameterList(of header: String, scheme: String) -> [(name: String, value: String)]? {
+        guard var rest = challenge(in: header, scheme: scheme) else { return nil }
+        var parameters: [(name: String, value: String)] = []
         while true {
             skip(&rest, while: { $0 == " " || $0 == "," || $0 == "\t" })
             let name = String(take(&rest, while: { $0 != "=" && $0 != " " && $0 != "," }))
@@ -56,7 +66,7 @@ enum AuthenticateChallenge {
             } else {
                 value = String(take(&rest, while: { $0 != "," && $0 != " " }))
             }
-            parameters[name.lowercased()] = value
+            parameters.append((name.lowercased(), value))
         }
         return parameters
     }

@@ -70,6 +70,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public let retryAfter: TimeInterval?
     /// The error underneath: a ``TransportError``, a `DecodingError`, an `EncodingError`.
     public let underlying: (any Error)?
+    /// What the 401's challenge (or error code) says about a step-up (RFC 9470), read from the
+    /// challenge as given (the request's secrets already replaced) before ``authenticateChallenge``'s
+    /// redaction, which may cut an `acr_values` URI; `nil` when it asks for none.
+    package var stepUpReading: StepUpChallenge.Reading?
 
     /// Creates an error; the SDK makes these, tests and custom transports may too.
     /// `retryAfter` is kept within 0 seconds to one day (NaN becomes `nil`).
@@ -93,6 +97,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         self.responseSnippet = responseSnippet.map(Redaction.printable)
         self.underlying = underlying
         self.retryAfter = retryAfter.flatMap(RetryAfter.bounded)
+        if kind == .httpStatus, statusCode == 401 {
+            stepUpReading = authenticateChallenge.flatMap(StepUpChallenge.reading(of:))
+                ?? (serverErrorCode == .insufficientUserAuthentication ? .challenge(StepUpChallenge(scheme: nil)) : nil)
+        }
     }
 
     /// Whether the access token was refused, by the default rule: HTTP 401, or a 403 whose
@@ -170,6 +178,25 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
 }
 
 extension NetworkError {
+    /// Whether the server asks for a stronger or more recent sign-in (RFC 9470): a 401 whose
+    /// `Bearer` or `DPoP` challenge says `error="insufficient_user_authentication"` (or whose
+    /// body's error code says it). The access token is good; refreshing it cannot help, so this
+    /// is never an authentication failure under any ``AuthenticationFailurePolicy``. Read what
+    /// the server asks for with ``stepUpChallenge()``.
+    public var isStepUpChallenge: Bool { stepUpReading != nil }
+
+    /// What the server asks for when ``isStepUpChallenge``: the `acr_values` and `max_age` of
+    /// its challenge; `nil` for any other error.
+    /// - Throws: ``StepUpChallengeError`` when the challenge asks for a step-up with parameters
+    ///   that cannot be used (see ``StepUpChallenge/parse(_:)``).
+    public func stepUpChallenge() throws(StepUpChallengeError) -> StepUpChallenge? {
+        switch stepUpReading {
+        case nil: return nil
+        case let .challenge(challenge)?: return challenge
+        case let .unreadable(error)?: throw error
+        }
+    }
+
     /// Whether the server asked for a DPoP proof with its nonce (RFC 9449 §8, §9): a 400 or
     /// 401 saying `use_dpop_nonce`, as its error code or in a `WWW-Authenticate: DPoP`
     /// challenge. A proving ``Server`` answers the first such challenge itself, with one more

@@ -135,7 +135,9 @@ extension Server {
                 kind: .httpStatus, method: endpoint.method, path: endpoint.path.rendered,
                 statusCode: response.statusCode, serverErrorCode: details?.code,
                 serverMessage: message.map { Redaction.redact($0, secrets: secrets) },
-                authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate").map { Redaction.redact($0, secrets: secrets) },
+                // Only the secrets here: NetworkError redacts the rest, after reading a step-up challenge's
+                // acr_values, which a token-like redaction could cut.
+                authenticateChallenge: response.value(forHeaderField: "WWW-Authenticate").map { Redaction.redactingSecrets($0, secrets) },
                 responseSnippet: details == nil && message == nil ? Redaction.snippet(of: Array(data), secrets: secrets) : nil,
                 retryAfter: RetryAfter.seconds(response.value(forHeaderField: "Retry-After"), now: Date())
             )

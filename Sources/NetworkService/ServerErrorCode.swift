@@ -63,6 +63,10 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     public static let invalidScope: ServerErrorCode = "invalid_scope"
     /// RFC 6750: the access token lacks the scope the resource needs (403).
     public static let insufficientScope: ServerErrorCode = "insufficient_scope"
+    /// RFC 9470 §3: the access token is good, but the user's authentication behind it is not
+    /// strong or recent enough for this resource (401, with `acr_values` and/or `max_age` in
+    /// the challenge): sign in again at that level; refreshing cannot help (``StepUpChallenge``).
+    public static let insufficientUserAuthentication: ServerErrorCode = "insufficient_user_authentication"
     /// RFC 7009: the server does not revoke this type of token.
     public static let unsupportedTokenType: ServerErrorCode = "unsupported_token_type"
 

@@ -1,6 +1,7 @@
 public import Foundation
 internal import NetworkService
 internal import TokenStore
+internal import SessionEngine
 
 /// One authorization request of the authorization code flow with PKCE: the URL to open, and
 /// inside it, never printed, the `state`, `nonce` and code verifier its callback is checked
@@ -37,9 +38,15 @@ public struct AuthorizationRequest: Sendable {
     /// The key `proofing` signs with, which the session stores with the tokens; `nil` for a
     /// bearer sign-in, or a request made by a test with proofs only.
     let dpopKey: DPoPKey?
+    /// The sign-in level the URL asks for (a step-up), which the callback's ID token must show met.
+    let requirement: AuthenticationRequirement?
+    /// When the request was made, by the provider's clock: under `prompt=login`, the ID token's
+    /// `auth_time` must not be earlier.
+    let createdAt: Date
 
     init(url: URL, redirectURI: URL, scopes: [String], state: String, nonce: String?, codeVerifier: String,
-         proofing: DPoPProofing? = nil, dpopKey: DPoPKey? = nil) {
+         proofing: DPoPProofing? = nil, dpopKey: DPoPKey? = nil, requirement: AuthenticationRequirement? = nil,
+         createdAt: Date = Date()) {
         self.url = url
         self.redirectURI = redirectURI
         self.scopes = scopes
@@ -48,6 +55,8 @@ public struct AuthorizationRequest: Sendable {
         self.codeVerifier = codeVerifier
         self.proofing = proofing
         self.dpopKey = dpopKey
+        self.requirement = requirement
+        self.createdAt = createdAt
     }
 }
 

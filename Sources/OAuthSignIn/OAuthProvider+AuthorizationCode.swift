@@ -11,7 +11,7 @@ extension OAuthProvider {
     /// `proofing`, one that binds the code to its key (`dpop_jkt`, RFC 9449 §10) and keeps the
     /// key for the code exchange, once the server is known to take its algorithm.
     func makeAuthorizationRequest(redirectURI: URL, scopes: [String], proofing: DPoPProofing? = nil,
-                                  dpopKey: DPoPKey? = nil) throws(SignInError) -> AuthorizationRequest {
+                                  dpopKey: DPoPKey? = nil, requirement: AuthenticationRequirement? = nil) throws(SignInError) -> AuthorizationRequest {
         guard let endpoint = metadata.authorizationEndpoint,
               var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw SignInError.flowUnavailable.with(detail: "The server has no authorization endpoint.")
@@ -29,23 +29,27 @@ extension OAuthProvider {
                       ("code_challenge", PKCE.challenge(of: verifier)), ("code_challenge_method", "S256")]
         if let nonce { fields.append(("nonce", nonce)) }
         fields += Self.dpopJKTField(proofing).map { ($0.name, $0.value) }
+        fields += (requirement?.requestFields ?? []).map { ($0.name, $0.value) }
         let query = fields.map { FormEncoding.encode($0.0, spaceAsPlus: false) + "=" + FormEncoding.encode($0.1, spaceAsPlus: false) }
         components.percentEncodedQuery = ([components.percentEncodedQuery].compactMap { $0 } + query).joined(separator: "&")
         guard let url = components.url else {
             throw SignInError.flowUnavailable.with(detail: "The authorization endpoint does not make a valid URL.")
         }
         return AuthorizationRequest(url: url, redirectURI: redirectURI, scopes: scopes, state: state, nonce: nonce,
-                                    codeVerifier: verifier, proofing: proofing, dpopKey: dpopKey)
+                                    codeVerifier: verifier, proofing: proofing, dpopKey: dpopKey,
+                                    requirement: requirement, createdAt: clock.now())
     }
 
     /// The loopback flow: listens, has the front end open the authorization URL, waits for the
     /// browser, completes the callback; proving `proofing`'s key when given.
     func signInWithBrowser(scopes: [String], redirectPort: UInt16 = 0, timeout: Duration, proofing: DPoPProofing? = nil,
+                           requirement: AuthenticationRequirement? = nil,
                            open: @Sendable (URL) async throws -> Void) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
         if let proofing { try checkDPoPSupport(of: proofing) }
         let listener = try LoopbackListener(path: "/callback", port: redirectPort)
         defer { listener.close() }
-        let request = try makeAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, proofing: proofing)
+        let request = try makeAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, proofing: proofing,
+                                                   requirement: requirement)
         listener.expect(state: request.state)
         // Waiting starts before the browser opens, so a front end whose `open` returns only when
         // the browser is done still has its redirect taken; leaving early cancels the wait.

@@ -8,10 +8,10 @@ extension OAuthProvider {
     /// The device flow: asks for a user code, has the front end show it, polls until the user
     /// approves, declines or the code expires; proving `proofing`'s key when given (the device
     /// code bound to it by `dpop_jkt`, each poll with a proof).
-    func signInWithDevice(scopes: [String], proofing: DPoPProofing? = nil,
+    func signInWithDevice(scopes: [String], proofing: DPoPProofing? = nil, requirement: AuthenticationRequirement? = nil,
                           show: @Sendable (DeviceAuthorization) async throws -> Void) async throws(SignInError) -> (TokenReply, IDTokenClaims?) {
         if let proofing { try checkDPoPSupport(of: proofing) }
-        let authorization = try await startDeviceAuthorization(scopes: scopes, proofing: proofing)
+        let authorization = try await startDeviceAuthorization(scopes: scopes, proofing: proofing, requirement: requirement)
         do {
             try await show(authorization)
         } catch is CancellationError {
@@ -30,13 +30,17 @@ extension OAuthProvider {
     /// With `proofing`, the request names its key's thumbprint (`dpop_jkt`, as RFC 9449 §10 does
     /// for the authorization request; glewlwyd binds the device code to it); it carries no
     /// proof: it is no token request.
-    func startDeviceAuthorization(scopes: [String], proofing: DPoPProofing? = nil) async throws(SignInError) -> DeviceAuthorization {
+    func startDeviceAuthorization(scopes: [String], proofing: DPoPProofing? = nil,
+                                  requirement: AuthenticationRequirement? = nil) async throws(SignInError) -> DeviceAuthorization {
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
             throw SignInError.flowUnavailable.with(detail: "The server has no device authorization endpoint.")
         }
         let object: [String: JSONValue]
         do {
+            // A step-up's acr_values, max_age and prompt: RFC 8628 §3.1 leaves other parameters
+            // to the server, and OpenID Connect providers read these there too.
             let fields = (scopes.isEmpty ? [] : [(name: "scope", value: scopes.joined(separator: " "))]) + Self.dpopJKTField(proofing)
+                + (requirement?.requestFields ?? [])
             object = try await AuthorizationServerClient(provider: self).post(endpoint, fields, secrets: [])
         } catch {
             throw SignInError.from(error, endpoint: "device authorization endpoint") { .deviceAuthorizationError($0) }

@@ -87,7 +87,24 @@ public struct OAuthProvider: Sendable {
     ///   ``SignInError/Kind/dpopAlgorithmUnsupported`` when the server does not take ``dpop``'s
     ///   algorithm; ``SignInError/Kind/dpopKeyUnusable`` when no key could be made.
     public func authorizationRequest(redirectURI: URL, scopes: [String]) throws(SignInError) -> AuthorizationRequest {
-        guard let kind = dpop else { return try makeAuthorizationRequest(redirectURI: redirectURI, scopes: scopes) }
+        try authorizationRequest(redirectURI: redirectURI, scopes: scopes, requirement: nil)
+    }
+
+    /// ``authorizationRequest(redirectURI:scopes:)`` asking for `requirement` (a step-up,
+    /// RFC 9470): the URL carries its `acr_values`, `max_age` and `prompt=login`, and
+    /// ``SignInFlow/callback(_:for:_:)`` checks the ID token against it
+    /// (``SignInFlow/requiring(_:)`` says how), failing with
+    /// ``SignInError/Kind/authenticationRequirementNotMet``.
+    public func authorizationRequest(redirectURI: URL, scopes: [String],
+                                     requiring requirement: AuthenticationRequirement) throws(SignInError) -> AuthorizationRequest {
+        try authorizationRequest(redirectURI: redirectURI, scopes: scopes, requirement: requirement)
+    }
+
+    private func authorizationRequest(redirectURI: URL, scopes: [String],
+                                      requirement: AuthenticationRequirement?) throws(SignInError) -> AuthorizationRequest {
+        guard let kind = dpop else {
+            return try makeAuthorizationRequest(redirectURI: redirectURI, scopes: scopes, requirement: requirement)
+        }
         let (key, signer): (DPoPKey, any DPoPSigner)
         do {
             (key, signer) = try kind.makeKeyAndSigner()
@@ -95,7 +112,7 @@ public struct OAuthProvider: Sendable {
             throw SignInError.dpopKeyUnusable.with(detail: "No \(Redaction.printable(String(kind.algorithm.prefix(16)))) DPoP key could be made.", underlying: error)
         }
         return try makeAuthorizationRequest(redirectURI: redirectURI, scopes: scopes,
-                                            proofing: DPoPProofing(signer: signer), dpopKey: key)
+                                            proofing: DPoPProofing(signer: signer), dpopKey: key, requirement: requirement)
     }
 
     /// The OpenID Connect userinfo of the user `accessToken` belongs to (OpenID Connect Core §5.3).

@@ -53,6 +53,34 @@ extension SessionService {
         return SignInResult(accountID: stored, idToken: claims, scope: reply.scope)
     }
 
+    /// Signs the account signed in now in again through `flow`, usually at the level a
+    /// resource asked for (``SignInFlow/requiring(_:)`` with a
+    /// ``/SessionEngine/SessionError/Kind/stepUpRequired`` error's
+    /// ``/SessionEngine/SessionError/authenticationRequirement``), and keeps the new tokens in
+    /// place of the old only when the sign-in is of the same account
+    /// (``/SessionEngine/SessionService/signInAgain(_:)``). A DPoP-bound sign-in binds them to a
+    /// new key, as every sign-in does.
+    ///
+    /// ```swift
+    /// do {
+    ///     try await session.request { try await PaymentsAPI.pay(order, server: $0, accessToken: $1) }
+    /// } catch let error as SessionError where error.kind == .stepUpRequired {
+    ///     let requirement = error.authenticationRequirement ?? AuthenticationRequirement()
+    ///     try await session.signInAgain(with: .browser(provider, scopes: ["openid"], open: open).requiring(requirement))
+    ///     try await session.request { try await PaymentsAPI.pay(order, server: $0, accessToken: $1) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: What ``signIn(with:)`` throws (``SignInError/Kind/authenticationRequirementNotMet``
+    ///   when the ID token does not show the level asked for); ``/SessionEngine/SessionError``
+    ///   ``/SessionEngine/SessionError/Kind/notSignedIn`` when no session is stored,
+    ///   ``/SessionEngine/SessionError/Kind/accountMismatch`` when the sign-in was of another
+    ///   account: nothing is stored then, and the session signed in is kept.
+    @discardableResult
+    public func signInAgain(with flow: SignInFlow) async throws -> SignInResult {
+        try await signInAgain { try await signIn(with: flow) }
+    }
+
     /// Runs `flow` unless the store holds a session, inside one exclusive section of the
     /// store: programs that share the store and start together sign in once between them
     /// (the others find the first one's session when their turn comes). Made for

@@ -86,6 +86,13 @@ public struct SignInError: Error, Sendable {
         /// to keys and the authorization request it was given was made without one. Nothing
         /// was sent.
         public static let dpopKeyUnusable = Kind(rawValue: "dpopKeyUnusable")
+        /// A sign-in asked for an ``/SessionEngine/AuthenticationRequirement`` (a step-up,
+        /// RFC 9470) and its ID token does not show it met: its `acr` is not one of the values
+        /// asked for, its `auth_time` is older than `max_age` (or missing, when `max_age` was
+        /// asked for), older than the sign-in's start under `prompt=login`, or there is no ID
+        /// token to tell (ask for the `openid` scope). ``SignInError/errorDescription`` says
+        /// which. Nothing was stored.
+        public static let authenticationRequirementNotMet = Kind(rawValue: "authenticationRequirementNotMet")
     }
 
     /// Which check of an ID token failed (OpenID Connect Core §3.1.3.7).
@@ -201,6 +208,8 @@ public struct SignInError: Error, Sendable {
     package static let dpopAlgorithmUnsupported = SignInError(.dpopAlgorithmUnsupported)
     /// ``Kind/dpopKeyUnusable``.
     package static let dpopKeyUnusable = SignInError(.dpopKeyUnusable)
+    /// ``Kind/authenticationRequirementNotMet``.
+    package static let authenticationRequirementNotMet = SignInError(.authenticationRequirementNotMet)
 
     /// ``Kind/authorizationError`` with the server's code (`invalid_scope`, `server_error`…).
     package static func authorizationError(_ code: ServerErrorCode?) -> SignInError {
@@ -262,6 +271,7 @@ extension SignInError: LocalizedError, CustomStringConvertible, CustomDebugStrin
         case .frontEndFailed: sentence = "The application could not show the sign-in."
         case .dpopAlgorithmUnsupported: sentence = "The server does not take DPoP proofs signed with this session's key."
         case .dpopKeyUnusable: sentence = "The sign-in has no DPoP key to bind the session to."
+        case .authenticationRequirementNotMet: sentence = "The new sign-in is not at the level the server asked for."
         default: sentence = "The sign-in failed (\(kind))."
         }
         var parts = [sentence]

@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionEngine
 
 /// A way into a session, run by ``SessionEngine/SessionService/signIn(with:)``. Each flow ends
 /// in the engine's ``/SessionEngine/SessionService/startSession(tokens:accountID:)``.
@@ -25,6 +26,33 @@ public struct SignInFlow: Sendable {
     }
 
     let kind: Kind
+    /// The sign-in level asked for (``requiring(_:)``); `nil` for none.
+    var requirement: AuthenticationRequirement?
+
+    /// This flow asking the authorization server for `requirement` (a step-up, RFC 9470:
+    /// ``/SessionEngine/SessionError/authenticationRequirement`` of a
+    /// ``/SessionEngine/SessionError/Kind/stepUpRequired`` error): the browser flow's
+    /// authorization request and the device flow's device authorization request carry
+    /// `acr_values`, `max_age` and `prompt=login` (OpenID Connect Core §3.1.2.1), and the ID
+    /// token the sign-in ends with must show it met: `acr` one of the values asked for,
+    /// `auth_time` within `max_age` (it must have one then) and, under `prompt=login`, not
+    /// before the sign-in began when it has one (each with the provider's ``OAuthProvider/clockSkew``). Else the sign-in fails with
+    /// ``SignInError/Kind/authenticationRequirementNotMet`` and nothing is stored. Ask for the
+    /// `openid` scope: without an ID token, nothing shows the requirement met.
+    ///
+    /// A callback flow checks the ID token the same way; its URL carries the parameters when its
+    /// request was made with ``OAuthProvider/authorizationRequest(redirectURI:scopes:requiring:)``.
+    /// Client credentials have no user to authenticate: such a flow fails with
+    /// ``SignInError/Kind/flowUnavailable``.
+    ///
+    /// ```swift
+    /// try await session.signInAgain(with: .browser(provider, scopes: ["openid"], open: open).requiring(requirement))
+    /// ```
+    public func requiring(_ requirement: AuthenticationRequirement) -> SignInFlow {
+        var flow = self
+        flow.requirement = requirement
+        return flow
+    }
 
     /// The authorization code flow with PKCE through the user's browser and a loopback
     /// redirect (RFC 8252 §7.3): a listener on `127.0.0.1` waits for one request to

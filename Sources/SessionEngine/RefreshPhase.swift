@@ -17,6 +17,9 @@ import TokenStore
 /// sign-in or sign-out, or the last waiter of a refresh that only sleeps, can cancel it.
 /// Events never suspend, block or call out.
 enum RefreshPhase: Sendable, Equatable {
+    /// A refresh run in a task of its own; its callers wait for its ``Renewal``.
+    typealias RefreshTask = Task<Renewal, any Error>
+
     /// No refresh in flight: the next caller that needs one starts it.
     case idle
     /// A refresh in flight: reading the store, asking the server, saving. Callers join it; one
@@ -33,7 +36,7 @@ enum RefreshPhase: Sendable, Equatable {
         /// Its id, for its records and so that a late event of an older refresh changes nothing.
         let id: Int
         /// The refresh itself, run in a task of its own.
-        let task: Task<Credentials, any Error>
+        let task: RefreshTask
         /// The callers waiting for it: the one that started it and those that joined, less
         /// those that stopped waiting (cancelled). Never below 0, and never 0 while waiting to
         /// retry.
@@ -43,9 +46,9 @@ enum RefreshPhase: Sendable, Equatable {
     /// What a caller that needs a refresh does.
     enum JoinAction: Sendable, Equatable {
         /// It started refresh `id` (the task records its own start): wait for `task`.
-        case started(id: Int, task: Task<Credentials, any Error>)
+        case started(id: Int, task: RefreshTask)
         /// It joined refresh `id`, in flight: record that, and wait for `task`.
-        case joined(id: Int, task: Task<Credentials, any Error>)
+        case joined(id: Int, task: RefreshTask)
     }
 
     /// What happens when a caller stops waiting (the caller itself always gets `CancellationError`).
@@ -53,7 +56,7 @@ enum RefreshPhase: Sendable, Equatable {
         /// Nothing more.
         case none
         /// Cancel `task`: it only slept before a retry, and nobody waits for it any more.
-        case cancel(Task<Credentials, any Error>)
+        case cancel(RefreshTask)
     }
 
     /// What a refresh whose attempt failed in a way that may pass does, when its retry policy
@@ -81,7 +84,7 @@ enum RefreshPhase: Sendable, Equatable {
     /// A caller needs a refresh: it joins the one in flight, or starts the one `start` makes,
     /// as refresh `newID`.
     mutating func callerNeedsRefresh(
-        newID: Int, start: (_ id: Int) -> Task<Credentials, any Error>
+        newID: Int, start: (_ id: Int) -> RefreshTask
     ) -> JoinAction {
         switch self {
         case .idle:
@@ -153,7 +156,7 @@ enum RefreshPhase: Sendable, Equatable {
     /// A sign-in, sign-out or account deletion began: the refresh in flight, if any, is no
     /// longer the one callers join. Returns it, for the caller to cancel (it writes nothing:
     /// its generation moved on).
-    mutating func newGeneration() -> Task<Credentials, any Error>? {
+    mutating func newGeneration() -> RefreshTask? {
         defer { self = .idle }
         return inFlight?.task
     }

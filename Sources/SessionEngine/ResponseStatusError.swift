@@ -34,6 +34,8 @@ public struct ResponseStatusError: Error, Sendable, Hashable, LocalizedError, Cu
     /// The error code the response's body or challenge carried, if the handler read it (a
     /// policy with ``/NetworkService/AuthenticationFailurePolicy/serverErrorCodes`` needs it).
     public var serverErrorCode: ServerErrorCode?
+    /// What the challenge, read before its redaction, says about a step-up (RFC 9470).
+    let stepUpReading: StepUpChallenge.Reading?
 
     /// An error for a response with `statusCode` to `method` `path`.
     public init(statusCode: Int, method: String, path: String, authenticateChallenge: String? = nil,
@@ -42,9 +44,10 @@ public struct ResponseStatusError: Error, Sendable, Hashable, LocalizedError, Cu
         self.method = method
         self.path = path
         // Redacted by NetworkError's own rule, so both read the same and neither leaks.
-        self.authenticateChallenge = authenticateChallenge.flatMap {
-            NetworkError(kind: .httpStatus, method: .get, path: path, authenticateChallenge: $0).authenticateChallenge
-        }
+        let reading = NetworkError(kind: .httpStatus, method: .get, path: path, statusCode: statusCode,
+                                   serverErrorCode: serverErrorCode, authenticateChallenge: authenticateChallenge)
+        self.authenticateChallenge = reading.authenticateChallenge
+        self.stepUpReading = reading.stepUpReading
         self.serverErrorCode = serverErrorCode
     }
 
@@ -59,8 +62,15 @@ public struct ResponseStatusError: Error, Sendable, Hashable, LocalizedError, Cu
     /// The same answer as the SDK's own `NetworkError` (`.httpStatus`), for the policy to
     /// classify (which never reads the method).
     var networkError: NetworkError {
-        NetworkError(kind: .httpStatus, method: HTTPMethod(rawValue: method.uppercased()) ?? .get, path: path,
-                     statusCode: statusCode, serverErrorCode: serverErrorCode, authenticateChallenge: authenticateChallenge)
+        var error = NetworkError(kind: .httpStatus, method: HTTPMethod(rawValue: method.uppercased()) ?? .get, path: path,
+                                 statusCode: statusCode, serverErrorCode: serverErrorCode, authenticateChallenge: authenticateChallenge)
+        // `statusCode` and `serverErrorCode` are settable: the reading follows them.
+        if statusCode == 401 {
+            error.stepUpReading = stepUpReading ?? error.stepUpReading
+        } else {
+            error.stepUpReading = nil
+        }
+        return error
     }
 }
 

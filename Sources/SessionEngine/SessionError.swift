@@ -1,4 +1,5 @@
 public import Foundation
+import NetworkService
 
 /// Why ``SessionService`` could not supply a working access token.
 ///
@@ -59,6 +60,18 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// ``DPoPConfiguration/bearerAnswer`` is ``DPoPConfiguration/BearerAnswer/refuse``:
         /// nothing was stored.
         public static let dpopNotHonoured = Kind(rawValue: "dpopNotHonoured")
+        /// The server asks for a stronger or more recent sign-in for this call (RFC 9470: a
+        /// 401 `insufficient_user_authentication`): ``SessionError/authenticationRequirement``
+        /// says what it asks for (`nil` when its challenge could not be read:
+        /// ``SessionError/underlying`` is then the ``/NetworkService/StepUpChallengeError``;
+        /// otherwise the `NetworkError`). Nothing was refreshed (a refreshed token carries the
+        /// same sign-in) and the session is kept: sign in again at that level
+        /// (``SessionService/signInAgain(_:)``), then call again. <doc:StepUpAuthentication>
+        public static let stepUpRequired = Kind(rawValue: "stepUpRequired")
+        /// A sign-in inside ``SessionService/signInAgain(_:)`` was of another account than the
+        /// one signed in (or the store came to hold another's meanwhile): nothing was stored,
+        /// the session signed in is kept.
+        public static let accountMismatch = Kind(rawValue: "accountMismatch")
 
         /// The raw value.
         public var description: String { rawValue }
@@ -76,6 +89,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     /// ``Kind/refreshLimitExceeded``: how many refreshes, in how long; for
     /// ``Kind/accountUnknown``: what was missing and what to pass).
     public let detail: String?
+    /// For ``Kind/stepUpRequired``: the sign-in the server asks for, to hand to a sign-in flow;
+    /// `nil` for other kinds, and when the server's challenge could not be read.
+    public let authenticationRequirement: AuthenticationRequirement?
 
     /// Creates a session error.
     public init(_ kind: Kind, reason: SignOutReason? = nil, underlying: (any Error)? = nil, detail: String? = nil) {
@@ -83,6 +99,16 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
         self.underlying = underlying
         self.detail = detail
+        self.authenticationRequirement = nil
+    }
+
+    /// A ``Kind/stepUpRequired`` error asking for `requirement`.
+    init(stepUp requirement: AuthenticationRequirement?, underlying: any Error) {
+        self.kind = .stepUpRequired
+        self.reason = nil
+        self.underlying = underlying
+        self.detail = nil
+        self.authenticationRequirement = requirement
     }
 
     /// Whether trying again later may succeed (a failed refresh whose credentials were kept).
@@ -110,6 +136,15 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
             return "the session's DPoP key cannot be used here" + (detail.map { ": " + $0 } ?? "")
         case .dpopNotHonoured:
             return "the server did not bind the tokens to the DPoP key" + (detail.map { ": " + $0 } ?? "")
+        case .stepUpRequired:
+            guard let authenticationRequirement else {
+                return "the server asks for a stronger or more recent sign-in, but "
+                    + ((underlying as? StepUpChallengeError)?.description ?? "its challenge cannot be read")
+            }
+            return "the server asks for a stronger or more recent sign-in (\(authenticationRequirement)); "
+                + "the session is kept: sign in again at that level, then try again"
+        case .accountMismatch:
+            return "the new sign-in was refused: " + (detail ?? "it is of another account than the one signed in")
         default: return kind.rawValue
         }
     }

@@ -8,6 +8,7 @@ public import NetworkService
 ///     case .signedIn(let accountID): showHome(accountID)
 ///     case .refreshed: break
 ///     case .signedOut(let reason): showSignIn(reason)
+///     case .stepUpRequired(_, let requirement): askToSignInAgain(requirement)
 ///     }
 /// }
 /// ```
@@ -19,6 +20,11 @@ public enum SessionEvent: Sendable, Equatable {
     case refreshed(accountID: String)
     /// The session ended, and why.
     case signedOut(SignOutReason)
+    /// A call of the account with this id was refused by a resource asking for a stronger or
+    /// more recent sign-in (RFC 9470): the sign-in to ask for, `nil` when the server's
+    /// challenge could not be read. The session is kept; the call threw
+    /// ``SessionError/Kind/stepUpRequired``. Sent once per refused call.
+    case stepUpRequired(accountID: String, requirement: AuthenticationRequirement?)
 }
 
 /// Why a session ended.

@@ -11,8 +11,8 @@ import TokenStore
 
 extension SessionService {
     /// New credentials to replace `failed`: from the refresh in flight, from the store when
-    /// another writer already replaced them, or from the server.
-    func refresh(after failed: Credentials, cause: RefreshCause) async throws -> Credentials {
+    /// another writer already replaced them, or from the server (``Renewal/askedServer``).
+    func refresh(after failed: Credentials, cause: RefreshCause) async throws -> Renewal {
         do {
             let renewed = try await sharedRefresh(cause: cause) { [self] refreshID, generation in
                 let asked = configuration.now()
@@ -29,7 +29,7 @@ extension SessionService {
                     throw error
                 }
             }
-            guard renewed.accountID == failed.accountID else {
+            guard renewed.credentials.accountID == failed.accountID else {
                 // This caller joined a refresh of another account's session (another program
                 // signed in after its call was made): never retried with that token (rule 3).
                 throw SessionError(.sessionChanged, reason: .replacedByAnotherAccount)
@@ -50,8 +50,8 @@ extension SessionService {
     /// stops waiting at once with `CancellationError`.
     private func sharedRefresh(
         cause: RefreshCause,
-        _ perform: @escaping @Sendable (_ refreshID: Int, _ generation: Int) async throws -> Credentials
-    ) async throws -> Credentials {
+        _ perform: @escaping @Sendable (_ refreshID: Int, _ generation: Int) async throws -> Renewal
+    ) async throws -> Renewal {
         let action = state.withLock { state in
             state.callerNeedsRefresh { id, generation in
                 Task { [self] in
@@ -81,8 +81,8 @@ extension SessionService {
 
     /// The task's result, or `CancellationError` as soon as the waiting task is cancelled (which
     /// also ends the refresh when it was only waiting to retry for callers all gone).
-    private func result(of task: Task<Credentials, any Error>, refreshID: Int) async throws -> Credentials {
-        let waiter = LockedValue<CheckedContinuation<Credentials, any Error>?>(nil)
+    private func result(of task: RefreshPhase.RefreshTask, refreshID: Int) async throws -> Renewal {
+        let waiter = LockedValue<CheckedContinuation<Renewal, any Error>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.withLock { $0 = continuation }
@@ -102,7 +102,7 @@ extension SessionService {
         }
     }
 
-    private func refreshInsideExclusiveSection(after failed: Credentials, refreshID: Int, generation: Int) async throws -> Credentials {
+    private func refreshInsideExclusiveSection(after failed: Credentials, refreshID: Int, generation: Int) async throws -> Renewal {
         let fromStore: Credentials?
         do {
             fromStore = try await tokenStore.load()
@@ -116,7 +116,7 @@ extension SessionService {
         if stored.accessToken != failed.accessToken, !due {
             // Another caller or program already replaced the failed token.
             record(refreshID, .storeHeldNewerTokens)
-            return stored
+            return Renewal(credentials: stored, askedServer: false)
         }
         // A session with a DPoP key proves every token request with it (before any admission:
         // a key that cannot sign here sends nothing).
@@ -142,7 +142,7 @@ extension SessionService {
         // The session keeps its DPoP key through every refresh: only a sign-in makes a new one.
         let renewed = credentials(from: tokens, accountID: stored.accountID, requestedAt: requestedAt, dpopKey: stored.dpopKey)
         try await keep(renewed, replacing: fromStore, refreshID: refreshID, generation: generation)
-        return renewed
+        return Renewal(credentials: renewed, askedServer: true)
     }
 
     /// The server's new tokens for `stored`, and when the request that got them was sent: the

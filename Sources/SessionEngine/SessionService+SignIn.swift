@@ -43,9 +43,15 @@ extension SessionService {
                                    + "proved the sign-in: sign in through startSession(accountID:signingInWith:) with Configuration.dpop set")
         }
         let accountID = try Self.accountID(accountID, of: tokens)
+        try Self.checkSigningInAgain(as: accountID, stored: nil)  // inside signInAgain(_:): the same account only
         let credentials = credentials(from: tokens, accountID: accountID, requestedAt: requestedAt, dpopKey: dpopKey)
         startNewGeneration()
-        try await tokenStore.withExclusiveAccess { [tokenStore] in try await tokenStore.save(credentials) }
+        try await tokenStore.withExclusiveAccess { [tokenStore] in
+            if Self.accountSigningInAgain != nil {
+                try Self.checkSigningInAgain(as: accountID, stored: .some(try await tokenStore.load()?.accountID))
+            }
+            try await tokenStore.save(credentials)
+        }
         // The store no longer holds the credentials of an ended session (if it did); these
         // are used even if they are the same tokens: the caller says they are good.
         state.withLock { $0.sessionStarted() }

@@ -86,15 +86,19 @@ public final class SessionService: Sendable {
             throw SessionError(.notSignedIn)
         }
         var refreshed = false
+        // Whether this call's refresh got its token from the server itself (rule 2: then a 401
+        // is not answered by another refresh).
+        var askedServer = false
         if isDue(credentials, at: configuration.now()) {
             do {
-                credentials = try await refresh(after: credentials, cause: .due)
-                refreshed = true
+                var renewal = try await refresh(after: credentials, cause: .due)
+                (credentials, refreshed, askedServer) = (renewal.credentials, true, renewal.askedServer)
                 if isDue(credentials, at: configuration.now()) {
                     // The answer took nearly the token's whole lifetime (a starved server or
                     // machine): the new token would expire on its way. Once more, then never
                     // hand out one that has expired.
-                    credentials = try await refresh(after: credentials, cause: .due)
+                    renewal = try await refresh(after: credentials, cause: .due)
+                    (credentials, askedServer) = (renewal.credentials, askedServer || renewal.askedServer)
                 }
             } catch let error as SessionError where error.kind == .refreshFailed || error.kind == .refreshLimitExceeded {
                 // Refreshing ahead failed for a reason that may pass, but the token has not
@@ -113,9 +117,9 @@ public final class SessionService: Sendable {
             return try await call(handler, with: credentials)
         } catch {
             // A `NetworkError`, or a `ResponseStatusError` from a handler with a transport of its own.
-            guard !refreshed, let failure = authenticationFailure(in: error) else { throw error }
+            guard !askedServer, let failure = authenticationFailure(in: error) else { throw error }
             do {
-                credentials = try await refresh(after: credentials, cause: .authenticationFailure(statusCode: failure.statusCode))
+                credentials = try await refresh(after: credentials, cause: .authenticationFailure(statusCode: failure.statusCode)).credentials
             } catch let limit as SessionError where limit.kind == .refreshLimitExceeded
                         && failure.statusCode == 403 && !failure.isAuthenticationFailure {
                 // A bare 403 (counted only because the policy opts in) on a token that was not
@@ -140,13 +144,20 @@ public final class SessionService: Sendable {
             let result = try await handler(server, accessToken)
             noteAccepted(credentials.accessToken.rawValue)
             return result
-        } catch let error as NetworkError where [403, 404, 409, 422].contains(error.statusCode ?? 0)
-                    && error.serverErrorCode != nil
-                    && !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
-            // A contract error such as 404 or 403 from the API itself got past authentication;
-            // a gateway's 5xx, a 429 or a bare 404 says nothing about the token, and a 403 that
-            // counts as an authentication failure (`invalid_token`, or opted in) refused it.
-            noteAccepted(credentials.accessToken.rawValue)
+        } catch {
+            if let stepUp = stepUpRequired(by: error, accountID: credentials.accountID) {
+                // The token was good, the sign-in behind it not enough (RFC 9470): no refresh,
+                // the session kept, the caller told what the server asks for.
+                noteAccepted(credentials.accessToken.rawValue)
+                throw stepUp
+            }
+            if let error = error as? NetworkError, [403, 404, 409, 422].contains(error.statusCode ?? 0),
+               error.serverErrorCode != nil, !error.isAuthenticationFailure(under: configuration.authenticationFailurePolicy) {
+                // A contract error such as 404 or 403 from the API itself got past authentication;
+                // a gateway's 5xx, a 429 or a bare 404 says nothing about the token, and a 403 that
+                // counts as an authentication failure (`invalid_token`, or opted in) refused it.
+                noteAccepted(credentials.accessToken.rawValue)
+            }
             throw error
         }
     }

@@ -8,7 +8,7 @@ extension SessionState {
     /// What a new session generation (sign-in, sign-out, account deletion) leaves to do.
     struct NewGeneration: Sendable, Equatable {
         /// The refresh that was in flight: cancel it (it writes nothing).
-        let refreshToCancel: Task<Credentials, any Error>?
+        let refreshToCancel: RefreshPhase.RefreshTask?
         /// The unsaved rotated credentials it forgot: a sign-out revokes these, the live ones.
         let forgottenUnsaved: UnsavedCredentials?
     }

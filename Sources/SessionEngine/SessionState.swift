@@ -89,7 +89,7 @@ struct SessionState: Sendable {
     /// A caller needs a refresh: it joins the one in flight, or starts the one `start` makes
     /// (given its id and the generation it starts in).
     mutating func callerNeedsRefresh(
-        _ start: (_ id: Int, _ generation: Int) -> Task<Credentials, any Error>
+        _ start: (_ id: Int, _ generation: Int) -> RefreshPhase.RefreshTask
     ) -> RefreshPhase.JoinAction {
         let generation = generation
         let action = refresh.callerNeedsRefresh(newID: lastRefreshID + 1) { id in start(id, generation) }

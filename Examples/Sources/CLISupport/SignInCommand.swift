@@ -48,21 +48,17 @@ public struct SignInCommand<Kind: ProgramKind>: AsyncParsableCommand {
             let member: Member
             if let login, Kind.isAdminOnly, dpop != nil {
                 // The role is looked at inside the engine's DPoP sign-in, before it keeps
-                // anything: a member's sign-in is ended and throws, so nothing is stored.
-                // The account id is then the access token's `sub`.
-                var admin: Member?
-                try await context.service.startSession { server in
+                // anything: a member's sign-in is ended and throws, so nothing is stored. The
+                // session is kept under the member's id, as every other sign-in keeps it.
+                member = try await context.service.startSession { server in
                     let session = try await AuthAPI.signIn(email: login.email, password: login.password, server: server)
                     if session.member.role != .admin {
                         try? await AuthAPI.signOut(refreshToken: session.tokens.refreshToken, server: server,
                                                    accessToken: session.tokens.accessToken)
                         try AdminCheck.requireAdmin(session.member)
                     }
-                    admin = session.member
-                    return session.tokens
-                }
-                guard let admin else { throw CLIError(.unexpected, "the sign-in returned no member") }
-                member = admin
+                    return (session.tokens, session.member.id.uuidString, session.member)
+                }.answer
             } else if let login, Kind.isAdminOnly {
                 // Look at the role before keeping anything: a member's sign-in must not
                 // replace the session already in the store.

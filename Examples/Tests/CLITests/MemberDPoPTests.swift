@@ -49,7 +49,7 @@ extension CLITests {
             #expect(unknown.errorOutput.contains("eddsa or es256"), "\(unknown)")
         }
 
-        @Test("app-admin sign-in --dpop: a member is refused (68) before anything is kept, the stored session unchanged; the admin at a server that does not bind tokens is refused (69), nothing stored",
+        @Test("app-admin sign-in --dpop: a member is refused (68) before anything is kept, the stored session unchanged; the admin at a server that does not bind tokens is refused (69), nothing stored; at one that does, kept under the member's id",
               .adminAccount)
         func adminSignIn() async throws {
             // The bearer reference server (APP_SERVER_URL), which answers a proof with a bearer token.
@@ -70,6 +70,20 @@ extension CLITests {
             #expect(admin.status == Exit.rejected, "\(admin)")
             #expect(admin.errorOutput.contains("did not bind the tokens to the DPoP key"), "\(admin)")
             #expect(try cli.storedAccessToken("admin.json") == nil, "a bearer answer was kept")
+
+            // The DPoP server (it has the same admin): bound, and kept under the member's id as
+            // every other sign-in keeps it (it was once the token's lower-case `sub`).
+            let boundStore = cli.fileStore("admin-dpop.json")
+            let bound = try await cli.run("app-admin", ["sign-in", "--dpop"] + boundStore, environment: [
+                "APP_SERVER_URL": try Self.serverURL(),
+                "APP_EMAIL": LiveServerEnvironment.adminEmail ?? "", "APP_PASSWORD": LiveServerEnvironment.adminPassword ?? "",
+            ])
+            #expect(bound.status == Exit.ok, "\(bound)")
+            #expect(try OAuthDPoPTests.storedKey(cli, "admin-dpop.json").accessTokenType == "DPoP")
+            let file = try Data(contentsOf: cli.folder.appendingPathComponent("admin-dpop.json"))
+            let credentials = try #require((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["credentials"] as? [String: Any])
+            let accountID = try #require(credentials["memberID"] as? String)
+            #expect(UUID(uuidString: accountID)?.uuidString == accountID, "stored under \(accountID), not the member's id")
         }
     }
 }

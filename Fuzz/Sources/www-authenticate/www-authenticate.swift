@@ -36,6 +36,29 @@ import FuzzSupport
         } else {
             require(details == nil, "the error format claimed a challenge without an error")
         }
+        checkStepUp(header)
+    }
+
+    /// The step-up reader (`StepUpChallenge`, RFC 9470) on the same header: a challenge it
+    /// returns is within its bounds and prints no control character; an error it throws is
+    /// short and prints none; a challenge saying `insufficient_user_authentication` in neither
+    /// scheme is none.
+    static func checkStepUp(_ header: String) {
+        func printable(_ text: String) -> Bool { !text.unicodeScalars.contains(where: Redaction.isUnprintable) }
+        do {
+            guard let challenge = try StepUpChallenge.parse(header) else { return }
+            let asks = [AuthenticateChallenge.parameterList(of: header, scheme: "bearer"),
+                        AuthenticateChallenge.parameterList(of: header, scheme: "dpop")]
+                .contains { $0?.contains { $0.name == "error" && $0.value == "insufficient_user_authentication" } == true }
+            require(asks, "a step-up read from a header without insufficient_user_authentication")
+            require((0...StepUpChallenge.maximumMaxAge).contains(challenge.maxAge ?? 0), "max_age out of bounds")
+            require(challenge.acrValues.count <= StepUpChallenge.maximumACRValueCount, "too many acr_values")
+            require(challenge.acrValues.allSatisfy { !$0.isEmpty && $0.unicodeScalars.count <= StepUpChallenge.maximumACRValueLength
+                && printable($0) && !$0.contains(" ") }, "an acr value empty, too long, with a space or a control character")
+            require(printable(challenge.description) && printable(challenge.errorDescription ?? ""), "a control character printed")
+        } catch {
+            require(printable(error.description) && error.description.count < 4096, "a step-up error long or with a control character")
+        }
     }
 
     static let tokenCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~".unicodeScalars)

@@ -43,7 +43,7 @@ public struct DPoPKeyKind: Sendable {
     }
 
     /// The SDK's own kinds on this platform: ``eddsa`` with the `EncryptedTokenStore` trait,
-    /// `es256` where CryptoKit is.
+    /// `es256` and `secureEnclaveES256` where CryptoKit is.
     static var builtIn: [DPoPKeyKind] {
         var kinds: [DPoPKeyKind] = []
         #if EncryptedTokenStore
@@ -51,6 +51,9 @@ public struct DPoPKeyKind: Sendable {
         #endif
         #if canImport(CryptoKit)
         kinds.append(.es256)
+        #endif
+        #if canImport(CryptoKit) && !os(Linux)
+        kinds.append(.secureEnclaveES256)
         #endif
         return kinds
     }

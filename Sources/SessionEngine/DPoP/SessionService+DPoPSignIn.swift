@@ -36,9 +36,19 @@ extension SessionService {
     /// ``startSession(accountID:signingInWith:)`` for a sign-in whose answer names the account
     /// (the app's sign-in routes return the member with the tokens): `signIn` returns the
     /// tokens, the account id (`nil`: the `sub` claim of a JWT access token) and what else the
-    /// caller wants back from the answer.
+    /// caller wants back from the answer:
+    ///
+    /// ```swift
+    /// let (_, member) = try await service.startSession { server in
+    ///     let answer = try await AuthAPI.signIn(email: email, password: password, server: server)
+    ///     guard answer.member.role == .admin else { throw NotAnAdmin() }   // nothing is stored
+    ///     return (answer.tokens, answer.member.id.uuidString, answer.member)
+    /// }
+    /// ```
+    /// - Parameter signIn: The sign-in request, sent through the server it is given.
     /// - Returns: The account id the session was stored under, and `signIn`'s `answer`.
-    package func startSession<Answer>(
+    /// - Throws: as ``startSession(accountID:signingInWith:)``. Nothing is stored when it throws.
+    public func startSession<Answer>(
         signingInWith signIn: (Server) async throws -> (tokens: Tokens, accountID: String?, answer: Answer)
     ) async throws -> (accountID: String, answer: Answer) {
         guard let dpop = configuration.dpop else {

@@ -10,9 +10,9 @@ import TokenStore
 @Suite("The refresh phase: every event in every phase, as a decision table")
 struct RefreshPhaseTests {
     /// Refresh 1's task, in flight in the rows that have a refresh.
-    static let first = Task<Credentials, any Error> { throw CancellationError() }
+    static let first = RefreshPhase.RefreshTask { throw CancellationError() }
     /// The task a caller that starts a refresh makes (refresh 2).
-    static let second = Task<Credentials, any Error> { throw CancellationError() }
+    static let second = RefreshPhase.RefreshTask { throw CancellationError() }
 
     /// Refresh 1 running, with `waiters` callers waiting for it.
     static func running(_ waiters: Int) -> RefreshPhase { .running(.init(id: 1, task: first, waiters: waiters)) }
@@ -50,7 +50,7 @@ struct RefreshPhaseTests {
         case join(RefreshPhase.JoinAction)
         case leave(RefreshPhase.LeaveAction)
         case retry(RefreshPhase.RetryAction)
-        case cancel(Task<Credentials, any Error>?)
+        case cancel(RefreshPhase.RefreshTask?)
         case nothing
     }
 

@@ -14,7 +14,7 @@ struct SessionStateTests {
     static let renewed = Credentials(accessToken: AccessToken("a2"), refreshToken: "r2", accessTokenExpiresAt: nil, accountID: "kim")
     static let other = Credentials(accessToken: AccessToken("a9"), refreshToken: "r9", accessTokenExpiresAt: nil, accountID: "kim")
     /// The refresh in flight in the states that have one.
-    static let refresh = Task<Credentials, any Error> { throw CancellationError() }
+    static let refresh = RefreshPhase.RefreshTask { throw CancellationError() }
     /// Rotated credentials of generation 0, the first.
     static let rotation = UnsavedCredentials(replaced: stored, renewed: renewed, generation: 0)
 
@@ -231,7 +231,7 @@ struct SessionStateTests {
         var state = SessionState()
         state.startNewGeneration()
         var started: [(id: Int, generation: Int)] = []
-        func start(_ id: Int, _ generation: Int) -> Task<Credentials, any Error> {
+        func start(_ id: Int, _ generation: Int) -> RefreshPhase.RefreshTask {
             started.append((id, generation))
             return Self.refresh
         }
