@@ -46,6 +46,9 @@ let package = Package(
             dependencies: [
                 "AsyncHTTPClientTransport",
                 .product(name: "NetworkService", package: "AppSDK"),
+                .product(name: "TokenStore", package: "AppSDK"),
+                .product(name: "SessionEngine", package: "AppSDK"),
+                .product(name: "OAuthSignIn", package: "AppSDK"),
                 .product(name: "AppSDKTesting", package: "AppSDK"),
                 .product(name: "HostileServerKit", package: "AppSDKHarness"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

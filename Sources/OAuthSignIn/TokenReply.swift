@@ -105,7 +105,8 @@ extension SignInError {
             return SignInError.insecureURL.with(detail: "The \(endpoint) was not used: \(error.serverMessage ?? "its URL is not allowed").",
                                                 underlying: error)
         case .decoding:
-            return SignInError.invalidResponse.with(detail: "The \(endpoint)'s answer is not a JSON object: \(error)", underlying: error)
+            // The error says why (not JSON, or a JSON object whose fields cannot be used).
+            return SignInError.invalidResponse.with(detail: "The \(endpoint)'s answer could not be used: \(error)", underlying: error)
         case .httpStatus:
             guard let code = error.serverErrorCode else { fallthrough }
             let status = error.statusCode.map { "HTTP \($0)" } ?? "an error"

@@ -28,28 +28,34 @@ public enum HostileAnswers {
     /// The revocation endpoint: 200, empty (RFC 7009 §2.2).
     public static let revocation: HostileScript.Answer = { _ in .respond(status: 200) }
 
-    /// The API: the signed-in account, for a request with the provider's access token.
+    /// The API: the signed-in account, for a request with the provider's access token (as
+    /// `Bearer`, or as `DPoP` with a proof).
     public static let api: HostileScript.Answer = { context in
-        context.bearerToken == nil ? .json(401, #"{"error":"invalid_token"}"#, headers: ["WWW-Authenticate": "Bearer"])
+        context.accessToken == nil ? .json(401, #"{"error":"invalid_token"}"#, headers: ["WWW-Authenticate": "Bearer"])
             : .json(200, #"{"sub":"\#(HostileSecrets.subject)"}"#)
     }
 
     /// The discovery document's fields: the issuer, every endpoint on the provider, the
-    /// grants, and the script's client authentication.
+    /// grants, and the script's client authentication; with ``HostileScript/dpop``, the DPoP
+    /// algorithms EdDSA and ES256.
     public static func discoveryDocument(_ context: HostileContext) -> [String: any Sendable] {
-        ["issuer": context.issuer,
-         "token_endpoint": context.endpoint("token"),
-         "device_authorization_endpoint": context.endpoint("device"),
-         "userinfo_endpoint": context.endpoint("userinfo"),
-         "revocation_endpoint": context.endpoint("revoke"),
-         "grant_types_supported": ["client_credentials", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
-         "token_endpoint_auth_methods_supported": [context.clientAuthentication],
-         "code_challenge_methods_supported": ["S256"]]
+        var document: [String: any Sendable] = ["issuer": context.issuer,
+                                                "token_endpoint": context.endpoint("token"),
+                                                "device_authorization_endpoint": context.endpoint("device"),
+                                                "userinfo_endpoint": context.endpoint("userinfo"),
+                                                "revocation_endpoint": context.endpoint("revoke"),
+                                                "grant_types_supported": ["client_credentials", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+                                                "token_endpoint_auth_methods_supported": [context.clientAuthentication],
+                                                "code_challenge_methods_supported": ["S256"]]
+        if context.dpop { document["dpop_signing_alg_values_supported"] = ["EdDSA", "ES256"] }
+        return document
     }
 
-    /// A token answer's fields for the request's grant (RFC 6749 §5.1).
+    /// A token answer's fields for the request's grant (RFC 6749 §5.1): a `DPoP` token in
+    /// answer to a request carrying a proof (RFC 9449 §5), else a `Bearer` one.
     public static func tokenFields(_ context: HostileContext) -> [String: any Sendable] {
-        var fields: [String: any Sendable] = ["access_token": HostileSecrets.accessToken, "token_type": "Bearer", "expires_in": 3600]
+        var fields: [String: any Sendable] = ["access_token": HostileSecrets.accessToken,
+                                              "token_type": context.proof == nil ? "Bearer" : "DPoP", "expires_in": 3600]
         if context.grantType != "client_credentials" { fields["refresh_token"] = HostileSecrets.refreshToken }
         return fields
     }

@@ -19,7 +19,8 @@ struct HostileChecks {
         self.outcome = outcome
         self.bound = bound
         self.maximumResponseBytes = maximumResponseBytes
-        secrets = HostileSecrets.collect(from: outcome.exchanges.map(\.request) + outcome.trapRequests).map { secret in
+        let collected = HostileSecrets.collect(from: outcome.exchanges.map(\.request) + outcome.trapRequests)
+        secrets = Set(collected + (mode.script.dpop ? Self.dpopSecrets(outcome) : [])).sorted().map { secret in
             (secret, HostileSecrets.encodings(of: secret))
         }
     }
@@ -44,6 +45,7 @@ struct HostileChecks {
         case .sessionKeptOrEndedRightly: session()
         case .boundedMemory: memory()
         case .hostileAnswerHandled: handling()
+        case .provesPossessionRightly: provingFindings()
         }
     }
 
@@ -119,6 +121,13 @@ struct HostileChecks {
             }
         case (.notReplaced, _):
             if let after, after != outcome.storedBefore { found.append("the stored credentials were replaced by the hostile answer's") }
+        case (.kept, _):
+            if after == nil {
+                found.append("the session ended (\(signedOut.map { "\($0)" }.joined(separator: ", "))); it should be kept")
+            } else if let after, let before = outcome.storedBefore,
+                      after.accountID != before.accountID || after.dpopKey != before.dpopKey {
+                found.append("the stored session changed account or key")
+            }
         case (.byOperation, .revocation):
             if after != nil { found.append("the store still holds the session after sign-out") }
             if !signedOut.contains(.userSignedOut) { found.append("no signedOut(userSignedOut) event") }
@@ -179,6 +188,7 @@ struct HostileChecks {
         case HostileSecrets.deviceCode: "the device code"
         case HostileSecrets.storedAccessToken: "the stored access token"
         case HostileSecrets.storedRefreshToken: "the stored refresh token"
+        case _ where secret.hasPrefix("eyJ"): "a DPoP proof (or its part)"
         default: "a secret the run sent"
         }
     }

@@ -17,6 +17,8 @@ public struct HostileContext: Sendable {
     public let trapBaseURL: String
     /// The client authentication the discovery document lists (``HostileScript/clientAuthentication``).
     public let clientAuthentication: String
+    /// Whether the session proves possession of a DPoP key (``HostileScript/dpop``).
+    public let dpop: Bool
 
     /// The issuer, as the discovery document names it.
     public var issuer: String { origin + issuerPath }
@@ -55,5 +57,15 @@ public struct HostileContext: Sendable {
     /// The Bearer token the request carried.
     public var bearerToken: String? {
         request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+    }
+
+    /// The DPoP proof the request carried (its `DPoP` header), if any.
+    public var proof: String? { request.header("DPoP") }
+
+    /// The access token the request carried: as `Bearer`, or as `DPoP` with a proof (RFC 9449 §7.1).
+    public var accessToken: String? {
+        if let bearerToken { return bearerToken }
+        guard proof != nil, let header = request.header("Authorization"), header.hasPrefix("DPoP ") else { return nil }
+        return String(header.dropFirst(5))
     }
 }

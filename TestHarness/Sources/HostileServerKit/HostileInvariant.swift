@@ -25,6 +25,11 @@ public enum HostileInvariant: String, Sendable, CaseIterable, Comparable, Custom
     /// The hostile answer is refused (the operation fails), or a harmless one accepted, as the
     /// mode says; with the mode's own check where it has one.
     case hostileAnswerHandled
+    /// A DPoP-bound session (RFC 9449) proves rightly: with one key, which it keeps; each proof
+    /// names its request (`htm`, `htu`, and `ath` for the token it carries) and holds only a
+    /// nonce the server gave that a header can carry; a request is sent again at most once for
+    /// a nonce challenge; no proof goes to another origin.
+    case provesPossessionRightly
 
     /// For example `no secret in any output`.
     public var description: String {
@@ -36,6 +41,7 @@ public enum HostileInvariant: String, Sendable, CaseIterable, Comparable, Custom
         case .sessionKeptOrEndedRightly: "session kept or ended rightly"
         case .boundedMemory: "bounded memory"
         case .hostileAnswerHandled: "hostile answer handled"
+        case .provesPossessionRightly: "proves possession rightly"
         }
     }
 

@@ -12,7 +12,7 @@ public struct HostileMode: Sendable {
     /// What kind of input a mode varies.
     public enum Category: String, Sendable, CaseIterable, CustomStringConvertible {
         case bodies, statuses, headers, redirects, slowAndSilent, controlCharacters, echoedSecrets, absurdNumbers,
-             tokens, verificationURIs, userinfo, discovery, revocation, api
+             tokens, verificationURIs, userinfo, discovery, revocation, api, dpop
         /// For example `slow and silent answers`.
         public var description: String {
             switch self {
@@ -30,6 +30,7 @@ public struct HostileMode: Sendable {
             case .discovery: "discovery"
             case .revocation: "revocation"
             case .api: "API answers"
+            case .dpop: "DPoP-bound sessions"
             }
         }
     }
@@ -56,6 +57,9 @@ public struct HostileMode: Sendable {
         /// never replaced by the hostile answer's (a refresh answered with a token the SDK
         /// must refuse, which could be read as passing or as final).
         case notReplaced
+        /// The session is kept: the store still holds the same account and DPoP key (its tokens
+        /// may have been renewed by the well-behaved token endpoint).
+        case kept
         /// Not checked beyond never storing a token the SDK should refuse.
         case unchecked
     }
@@ -120,13 +124,15 @@ public struct HostileMode: Sendable {
 
     /// The invariants the mode checks: the first four always; the session's for every
     /// operation but userinfo; bounded memory for a body over the limit; the answer's
-    /// handling unless either result is secure and the mode has no check of its own.
+    /// handling unless either result is secure and the mode has no check of its own; the
+    /// proofs' for a DPoP-bound session (``HostileScript/dpop``).
     public var invariants: [HostileInvariant] {
         var invariants: [HostileInvariant] = [.noSecretInOutput, .noServerControlCharacter, .finishesWithinBound,
                                               .secretsStayWithTheProvider]
         if operation != .userinfo { invariants.append(.sessionKeptOrEndedRightly) }
         if overTheSizeLimit { invariants.append(.boundedMemory) }
         if result != .either || check != nil { invariants.append(.hostileAnswerHandled) }
+        if script.dpop { invariants.append(.provesPossessionRightly) }
         return invariants
     }
 }

@@ -26,6 +26,10 @@ struct HostileOutcome: Sendable {
     var storedAfter: Credentials?
     /// The session events sent during the run.
     var events: [SessionEvent] = []
+    /// The session's records (what the engine decided, refresh by refresh).
+    var records: [SessionRecord] = []
+    /// The DPoP keys the run's sessions made (a DPoP mode's: one).
+    var keysMade: [DPoPKey] = []
     /// How long a device sign-in waited on its clock, in seconds.
     var waitedOnSignInClock: Double = 0
     /// The provider's requests.
@@ -36,6 +40,14 @@ struct HostileOutcome: Sendable {
     var refusals: [LoopbackGuardTransport.Refusal] = []
     /// The bytes the provider wrote.
     var bytesSent = 0
+
+    /// How many times the engine asked the token endpoint for a refresh (its `serverAnswered` records).
+    var refreshAttempts: Int {
+        records.filter { record in
+            if case .serverAnswered = record.event { return true }
+            return false
+        }.count
+    }
 
     /// Every error in the thrown error's chain, outermost first.
     var errorChain: [any Error] {

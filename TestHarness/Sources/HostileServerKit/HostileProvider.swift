@@ -32,6 +32,8 @@ public final class HostileProvider: Sendable {
         public let route: Route
         /// The request.
         public let request: LoopbackHTTPServer.Request
+        /// What the provider answered.
+        public let reply: LoopbackHTTPServer.Reply
     }
 
     /// The server underneath.
@@ -58,12 +60,14 @@ public final class HostileProvider: Sendable {
         let tls = script.pretendsTLS
         server = try LoopbackHTTPServer { request in
             let route = Self.route(of: request.target, issuerPath: path)
-            recorded.withLock { $0.append(Exchange(route: route, request: request)) }
             let port = Int(request.header("Host")?.split(separator: ":").last ?? "") ?? 0
             let context = HostileContext(request: request, route: route,
                                          origin: (tls ? "https" : "http") + "://127.0.0.1:\(port)", issuerPath: path,
-                                         trapBaseURL: trapBase, clientAuthentication: script.clientAuthentication)
-            return script.answer(for: route)(context)
+                                         trapBaseURL: trapBase, clientAuthentication: script.clientAuthentication,
+                                         dpop: script.dpop)
+            let reply = script.answer(for: route)(context)
+            recorded.withLock { $0.append(Exchange(route: route, request: request, reply: reply)) }
+            return reply
         }
         exchangesStore = recorded
     }

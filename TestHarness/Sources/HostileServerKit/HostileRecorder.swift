@@ -10,6 +10,8 @@ final class HostileRecorder: Sendable {
     private let events = LockedValue<[SessionEvent]>([])
     private let stored = LockedValue<Credentials?>(nil)
     private let later = LockedValue<(any Error)?>(nil)
+    private let records = LockedValue<[SessionRecord]>([])
+    private let keys = LockedValue<[DPoPKey]>([])
 
     /// What a call after the operation threw (the API call after a sign-in).
     var recordedLaterError: (any Error)? { later.withLock { $0 } }
@@ -22,6 +24,13 @@ final class HostileRecorder: Sendable {
     var recordedShown: [HostileOutput] { shown.withLock { $0 } }
     var recordedEvents: [SessionEvent] { events.withLock { $0 } }
     var storedBefore: Credentials? { stored.withLock { $0 } }
+    var recordedRecords: [SessionRecord] { records.withLock { $0 } }
+    /// Every DPoP key the run's sessions made, in order.
+    var keysMade: [DPoPKey] { keys.withLock { $0 } }
+
+    func keyMade(_ key: DPoPKey) {
+        keys.withLock { $0.append(key) }
+    }
 
     func output(_ source: String, _ text: String, multiline: Bool = false) {
         outputs.withLock { $0.append(HostileOutput(source: source, text: text, multiline: multiline)) }
@@ -65,6 +74,7 @@ final class HostileRecorder: Sendable {
     }
 
     func record(_ record: SessionRecord) {
+        records.withLock { $0.append(record) }
         output("a session record", record.description)
     }
 

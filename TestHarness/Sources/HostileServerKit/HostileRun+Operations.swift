@@ -96,11 +96,25 @@ extension HostileRun {
         return result.serverConfirmed
     }
 
+    /// The provider, discovered; in a DPoP mode, binding sign-ins to a new EdDSA key
+    /// (``keyKind``), which `.oauth2` copies into the session's configuration.
     private func discover() async throws -> OAuthProvider {
-        let oauth = try await OAuthProvider.discover(issuer: provider.issuer, clientID: HostileSecrets.clientID,
+        var oauth = try await OAuthProvider.discover(issuer: provider.issuer, clientID: HostileSecrets.clientID,
                                                      clientSecret: HostileSecrets.clientSecret, transport: transport)
+        if mode.script.dpop { oauth.dpop = keyKind }
         recorder.printed("the discovered provider", oauth)
         return oauth
+    }
+
+    /// The SDK's EdDSA kind, with every key it makes recorded: what the kit searches outputs
+    /// for (the private key) and checks the session keeps.
+    private var keyKind: DPoPKeyKind {
+        let recorder = recorder
+        return DPoPKeyKind(algorithm: DPoPKeyKind.eddsa.algorithm, make: {
+            let key = try DPoPKeyKind.eddsa.make()
+            recorder.keyMade(key)
+            return key
+        }, signer: { key in try DPoPKeyKind.eddsa.signer(for: key) })
     }
 
     /// A service over the provider's API route, its observer and events recorded.
@@ -115,11 +129,20 @@ extension HostileRun {
         return session
     }
 
-    /// Starts the session the kit holds before a refresh, a sign-out or a userinfo call.
+    /// Starts the session the kit holds before a refresh, a sign-out or a userinfo call; in a
+    /// DPoP mode, bound to a new key through the engine's DPoP sign-in (whose answer, a `DPoP`
+    /// token, the kit gives without a request).
     private func startStoredSession(_ session: SessionService) async throws {
-        try await session.startSession(tokens: Tokens(accessToken: AccessToken(HostileSecrets.storedAccessToken),
-                                                      refreshToken: HostileSecrets.storedRefreshToken, expiresIn: 3_600),
-                                       accountID: HostileSecrets.subject)
+        if mode.script.dpop {
+            try await session.startSession(accountID: HostileSecrets.subject) { _ in
+                Tokens(accessToken: AccessToken(HostileSecrets.storedAccessToken), refreshToken: HostileSecrets.storedRefreshToken,
+                       tokenType: "DPoP", expiresIn: 3_600)
+            }
+        } else {
+            try await session.startSession(tokens: Tokens(accessToken: AccessToken(HostileSecrets.storedAccessToken),
+                                                          refreshToken: HostileSecrets.storedRefreshToken, expiresIn: 3_600),
+                                           accountID: HostileSecrets.subject)
+        }
         recorder.storedBefore(try await store.load())
     }
 

@@ -39,6 +39,8 @@ struct HostileRun: Sendable {
         outcome.outputs = recorder.recordedOutputs
         outcome.shownToFrontEnd = recorder.recordedShown
         outcome.events = recorder.recordedEvents
+        outcome.records = recorder.recordedRecords
+        outcome.keysMade = recorder.keysMade
         outcome.waitedOnSignInClock = signInClock.secondsWaited
         outcome.exchanges = provider.requests
         outcome.trapRequests = provider.trapRequests

@@ -34,6 +34,12 @@ public struct HostileScript: Sendable {
     public var clientAuthentication = "client_secret_basic"
     /// Whether the provider is written with `https://` URLs (see ``HostileProvider/pretendsTLS``).
     public var pretendsTLS = false
+    /// Whether the session under attack is bound to a DPoP key (RFC 9449): an EdDSA key the
+    /// kit's sign-in makes, through the engine's `startSession(accountID:signingInWith:)` and
+    /// `OAuthProvider.dpop`. The provider then lists EdDSA in `dpop_signing_alg_values_supported`,
+    /// answers a token request carrying a proof with a `DPoP` token, and its API takes
+    /// `Authorization: DPoP` with a proof.
+    public var dpop = false
 
     /// A well-behaved provider's script, changed by `change`.
     public init(_ change: (inout HostileScript) -> Void = { _ in }) {

@@ -2,9 +2,9 @@ import Foundation
 @testable import NetworkService
 import Testing
 
-/// Hostile answers to a proving server, as unit tests: HostileServerKit drives sessions, and
-/// no session proves yet (the engine's DPoP wiring is issue 36's step 5), so its modes cannot
-/// reach this layer.
+/// Hostile answers to a proving server at the NetworkService layer alone (a test transport):
+/// the hostile-server kit's DPoP modes (`HostileMode+DPoP.swift`) attack the same inputs
+/// through whole DPoP-bound sessions over both real transports.
 @Suite("Hostile DPoP nonces and challenges: never more than one retry, never a header injected")
 struct DPoPHostileNonceTests {
     typealias RFC = RFC9449Examples
