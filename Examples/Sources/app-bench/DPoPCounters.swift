@@ -21,5 +21,6 @@ struct DPoPCounters: Decodable, Sendable {
         case counters
         var method: HTTPMethod { .get }
         var path: EndpointPath { "/v1/_test/counters" }
+        var authentication: EndpointAuthentication { .none }
     }
 }

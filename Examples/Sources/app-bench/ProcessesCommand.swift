@@ -30,6 +30,7 @@ struct ProcessesCommand: AsyncParsableCommand {
             let result = try await run.run()
             print(MultiProcessRun.row("\(store.rawValue) store", result))
             for sample in Set(result.samples) { print("    failure: \(sample)") }
+            if result.nonceChallenges > 0 { print("    DPoP nonce challenges: \(result.nonceChallenges)") }
             met = met && MultiProcessRun.metGoal(result)
         }
         let keyGoal = dpop.dpop == nil ? "" : ", 1 key seen by the server (the stored one)"
