@@ -36,7 +36,7 @@ struct PerCallCommand: AsyncParsableCommand {
     // their ratio.
     @Option(help: "Ratios per variant and level, each against raw URLSession just before and after (at least 1).") var rounds = 60
     @Option(help: "Calls per measurement (at least 2 per task: 128 at 64 tasks by default).") var calls = 64
-    @Option(help: "Measure only the variants whose name contains this (repeatable; raw URLSession is always measured).")
+    @Option(help: "Measure only the variants whose name contains this (repeatable; raw URLSession is always measured, and with --dpop-server the bearer row the DPoP rows are compared with).")
     var only: [String] = []
     @Option(help: "A reference server in test mode requiring DPoP (--dpop required): adds the DPoP rows, EdDSA and ES256.")
     var dpopServer: String?
@@ -56,7 +56,8 @@ struct PerCallCommand: AsyncParsableCommand {
                 ahcServer: try server.makeServer(transport: ahc),
                 dpopServer: try dpopServer.map { try ServerOption.makeServer($0) }, folder: folder
             ).filter { variant in
-                variant.name == PerCallVariant.rawURLSession || only.isEmpty || only.contains { variant.name.contains($0) }
+                variant.name == PerCallVariant.rawURLSession || (variant.name == PerCallVariant.memory && dpopServer != nil)
+                    || only.isEmpty || only.contains { variant.name.contains($0) }
             }
             let samples = try await Self.measure(variants, rounds: rounds, calls: calls)
             Self.report(samples, variants: variants.map(\.name), rounds: rounds, calls: calls)
