@@ -102,6 +102,8 @@ let package = Package(
         .executableTarget(
             name: "app-bench",
             dependencies: [
+                // `--dpop eddsa|es256` (DPoPKeyChoice: swift-crypto's ES256 on Linux, by the DPoPES256 trait).
+                "CLISupport",
                 .product(name: "AppRepository", package: "AppSDK"),
                 .product(name: "SessionEngine", package: "AppSDK"),
                 .product(name: "NetworkService", package: "AppSDK"),

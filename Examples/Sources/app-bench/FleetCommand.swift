@@ -22,6 +22,7 @@ struct FleetCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var server: ServerOption
+    @OptionGroup var dpop: DPoPOption
     @Option(help: "The server's access-token lifetime in seconds.") var lifetime = 5.0
     @Option var hosts = 3
     @Option var perHost = 4
@@ -46,6 +47,15 @@ struct FleetCommand: AsyncParsableCommand {
         var ownNetwork: String
         /// Where each host's workers ran.
         var hosts: [[WorkerPlace]]
+        /// The kind of DPoP key the session was bound to, `nil` for a bearer session.
+        var dpop: String?
+        /// For a DPoP-bound session: how many keys' families the server refreshed, and
+        /// whether the one it saw was the key stored at sign-in.
+        var keys: Int?
+        var storedKeySeen: Bool?
+        var nonceChallenges: Int?
+        /// Whether the goal of a run without faults was met (`nil` with a fault).
+        var met: Bool?
     }
 
     var namespaceList: [String] { namespaces.split(separator: ",").map(String.init) }
@@ -63,7 +73,7 @@ struct FleetCommand: AsyncParsableCommand {
         let fleet = MultiProcessRun(server: server, location: location, lifetime: lifetime, hosts: hosts, perHost: perHost,
                                     workerArguments: ["--seconds", "\(seconds)", "--interval", "\(interval)"]
                                         + (fault == .killLockHolder ? ["--announce-sections"] : []),
-                                    folder: folder, namespaces: namespaceList)
+                                    folder: folder, namespaces: namespaceList, dpop: dpop)
         let (fault, seconds, restartCommand) = (self.fault, self.seconds, self.restartCommand)
         let result = try await fleet.run { pool in
             switch fault {
@@ -88,7 +98,7 @@ struct FleetCommand: AsyncParsableCommand {
             }
         }
         let isolation = namespaceList.isEmpty ? "process groups" : "network namespaces"
-        print("\(hosts) hosts (\(isolation)) × \(perHost) processes for \(format(seconds, 0)) s sharing one session in PostgreSQL, \(format(lifetime, 0))-second access tokens, fault: \(fault.rawValue); counted at the server")
+        print("\(hosts) hosts (\(isolation)) × \(perHost) processes for \(format(seconds, 0)) s sharing one \(dpop.dpop.map { "DPoP-bound (\($0.rawValue)) session" } ?? "bearer session") in PostgreSQL, \(format(lifetime, 0))-second access tokens, fault: \(fault.rawValue); counted at the server")
         for (host, places) in result.places.enumerated() {
             let addresses = Set(places.flatMap(\.addresses)).sorted().joined(separator: ", ")
             let network = namespaceList.isEmpty ? "" : "namespace \(namespaceList[host]), "
@@ -97,14 +107,25 @@ struct FleetCommand: AsyncParsableCommand {
         print(MultiProcessRun.header)
         print(MultiProcessRun.row("postgres", result) + (result.killed > 0 ? "  (\(result.killed) killed)" : ""))
         for sample in Set(result.samples) { print("    failure: \(sample)") }
+        if result.nonceChallenges > 0 { print("    DPoP nonce challenges: \(result.nonceChallenges)") }
+        // The goal is judged without a fault only: a fault has the fleet test's own criteria.
+        let met: Bool? = fault == .none ? MultiProcessRun.metGoal(result) : nil
+        if let met {
+            let keyGoal = dpop.dpop == nil ? "" : ", 1 key seen by the server (the stored one)"
+            print("Goal: refreshes ÷ minimum ≤ 1.15, 0 sign-outs, 0 failed calls\(keyGoal): \(met ? "met" : "missed")")
+        }
         if json {
             let summary = Summary(fault: fault.rawValue, processes: result.processes, calls: result.calls, failed: result.failed,
                                   transientFailures: result.transientFailures, signOuts: result.signOuts, refreshes: result.refreshes,
                                   unauthorized: result.unauthorized, reused: result.reused, killed: result.killed,
                                   seconds: result.seconds, minimum: result.minimum, ratio: result.ratio, samples: Array(Set(result.samples)),
-                                  isolation: isolation, ownNetwork: WorkerPlace.networkNamespace(), hosts: result.places)
+                                  isolation: isolation, ownNetwork: WorkerPlace.networkNamespace(), hosts: result.places,
+                                  dpop: dpop.dpop?.rawValue, keys: result.keysSeen?.count,
+                                  storedKeySeen: result.keysSeen == nil ? nil : result.storedKeySeen,
+                                  nonceChallenges: result.keysSeen == nil ? nil : result.nonceChallenges, met: met)
             print(String(decoding: try JSONEncoder().encode(summary), as: UTF8.self))
         }
+        if met == false { throw ExitCode(1) }
     }
 
     /// Runs `command` with /bin/sh and returns its exit status. It restarts a daemon, so it

@@ -18,11 +18,18 @@ extension PerCallCommand {
                 let estimate = samples.estimate(variant, to: baseline, tasks: tasks)
                 var cell = variant == baseline ? "1.00" : estimate.text
                 if PerCallVariant.sdkOverURLSession.contains(variant) { cell += " " + mark(estimate.verdict(atMost: sdkGoal)) }
+                if PerCallVariant.dpopOverBearer.contains(variant) {
+                    cell = samples.estimate(variant, to: PerCallVariant.memory, tasks: tasks).text + " "
+                        + mark(samples.estimate(variant, to: PerCallVariant.memory, tasks: tasks).verdict(atMost: dpopGoal)) + "ᵇ"
+                }
                 line += pad(cell, 32, right: true)
             }
             print(line)
         }
         print("(✓ met, ✗ missed, ? not decided: the interval spans the goal)")
+        if PerCallVariant.dpopOverBearer.contains(where: samples.measured) {
+            print("(ᵇ: the DPoP rows ÷ the bearer row of the same kind, \(PerCallVariant.memory); goal ≤ \(format(dpopGoal))×)")
+        }
         print()
         print("median µs per call: wall / client CPU")
         print(pad("", 44) + columns.map { pad($0, 16, right: true) }.joined())
@@ -43,6 +50,8 @@ extension PerCallCommand {
         }
         line(samples, "AHC transport (static API) ÷ raw AHC, one loop", PerCallVariant.staticAHC, PerCallVariant.rawAHC, goal: ahcGoal)
         line(samples, "observer installed ÷ none, memory store", PerCallVariant.observed, PerCallVariant.memory, goal: observerGoal)
+        line(samples, "DPoP EdDSA ÷ bearer, memory store", PerCallVariant.dpopEdDSA, PerCallVariant.memory, goal: dpopGoal)
+        line(samples, "DPoP ES256 ÷ bearer, memory store", PerCallVariant.dpopES256, PerCallVariant.memory, goal: dpopGoal)
         print("What the guards and AsyncHTTPClient cost, and the service over AHC (no goal):")
         line(samples, "guarded minimal exchange ÷ raw URLSession", PerCallVariant.guarded, baseline, goal: nil)
         line(samples, "raw AHC, one loop ÷ raw URLSession", PerCallVariant.rawAHC, baseline, goal: nil)

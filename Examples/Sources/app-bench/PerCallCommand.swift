@@ -26,6 +26,9 @@ struct PerCallCommand: AsyncParsableCommand {
     static let ahcGoal = 1.03
     /// A service with an observer installed ÷ one without.
     static let observerGoal = 1.02
+    /// A DPoP-bound service's call (a proof signed per call) ÷ a bearer service's, both with
+    /// the memory store (issue 36).
+    static let dpopGoal = 1.10
 
     @OptionGroup var server: ServerOption
     // Many short measurements rather than a few long ones: the shorter they are, the closer in
@@ -33,8 +36,10 @@ struct PerCallCommand: AsyncParsableCommand {
     // their ratio.
     @Option(help: "Ratios per variant and level, each against raw URLSession just before and after (at least 1).") var rounds = 60
     @Option(help: "Calls per measurement (at least 2 per task: 128 at 64 tasks by default).") var calls = 64
-    @Option(help: "Measure only the variants whose name contains this (repeatable; raw URLSession is always measured).")
+    @Option(help: "Measure only the variants whose name contains this (repeatable; raw URLSession is always measured, and with --dpop-server the bearer row the DPoP rows are compared with).")
     var only: [String] = []
+    @Option(help: "A reference server in test mode requiring DPoP (--dpop required): adds the DPoP rows, EdDSA and ES256.")
+    var dpopServer: String?
 
     func validate() throws {
         guard (1...10_000).contains(rounds) else { throw ValidationError("--rounds must be within 1...10000") }
@@ -48,9 +53,11 @@ struct PerCallCommand: AsyncParsableCommand {
         do {
             let variants = try await PerCallVariant.all(
                 baseURL: server.server, server: try server.makeServer(), ahc: ahc,
-                ahcServer: try server.makeServer(transport: ahc), folder: folder
+                ahcServer: try server.makeServer(transport: ahc),
+                dpopServer: try dpopServer.map { try ServerOption.makeServer($0) }, folder: folder
             ).filter { variant in
-                variant.name == PerCallVariant.rawURLSession || only.isEmpty || only.contains { variant.name.contains($0) }
+                variant.name == PerCallVariant.rawURLSession || (variant.name == PerCallVariant.memory && dpopServer != nil)
+                    || only.isEmpty || only.contains { variant.name.contains($0) }
             }
             let samples = try await Self.measure(variants, rounds: rounds, calls: calls)
             Self.report(samples, variants: variants.map(\.name), rounds: rounds, calls: calls)

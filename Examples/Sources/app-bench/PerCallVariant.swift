@@ -2,6 +2,7 @@ import AppRepository
 import ArgumentParser
 import AsyncHTTPClient
 import AsyncHTTPClientTransport
+import CLISupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -32,14 +33,22 @@ struct PerCallVariant: Sendable {
     static let rawAHC = "raw AsyncHTTPClient, one loop + decode"
     static let staticAHC = "static API (AsyncHTTPClient)"
     static let memoryAHC = "service, memory store, AHC"
+    static let dpopEdDSA = "service, memory store, DPoP EdDSA"
+    static let dpopES256 = "service, memory store, DPoP ES256"
+
+    /// The DPoP rows (`--dpop-server`), each held to the DPoP goal against ``memory``, the
+    /// bearer call of the same kind.
+    static let dpopOverBearer = [dpopEdDSA, dpopES256]
 
     /// The SDK's rows over URLSession: each is held to the per-row goal against raw URLSession.
     static let sdkOverURLSession = [staticURLSession, memory, observed, file, encrypted]
 
     /// Every variant, signed in and ready; raw URLSession first (the baseline). `ahc` is the
-    /// AsyncHTTPClient transport the AHC rows share, its client also the raw AHC rows'.
+    /// AsyncHTTPClient transport the AHC rows share, its client also the raw AHC rows'. With
+    /// `dpopServer` (a server requiring DPoP), the DPoP rows too: sessions bound to an EdDSA
+    /// and an ES256 key, each call signed with a proof.
     static func all(baseURL: String, server: Server, ahc: AsyncHTTPClientTransport, ahcServer: Server,
-                    folder: URL) async throws -> [PerCallVariant] {
+                    dpopServer: Server? = nil, folder: URL) async throws -> [PerCallVariant] {
         func signedIn(_ store: any TokenStore, on server: Server,
                       configuration: RepositoryService.Configuration = .appAPI) async throws -> RepositoryService {
             let service = RepositoryService(server: server, tokenStore: store, configuration: configuration)
@@ -56,6 +65,17 @@ struct PerCallVariant: Sendable {
         let encrypted = try await signedIn(try await EncryptedFileTokenStore(
             fileURL: folder.appendingPathComponent("store.enc"), key: .keyFile(folder.appendingPathComponent("store.key"))), on: server)
         let memoryAHC = try await signedIn(InMemoryTokenStore(), on: ahcServer)
+        var dpopRows: [PerCallVariant] = []
+        if let dpopServer {
+            for (name, choice) in [(dpopEdDSA, DPoPKeyChoice.eddsa), (dpopES256, .es256)] {
+                var bound = RepositoryService.Configuration.appAPI
+                bound.dpop = DPoPConfiguration(keys: try choice.keyKind(), alsoReads: DPoPKeyChoice.alsoReads)
+                let service = try await signedIn(InMemoryTokenStore(), on: dpopServer, configuration: bound)
+                dpopRows.append(PerCallVariant(name: name) {
+                    _ = try await service.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) }
+                })
+            }
+        }
         let token = try await AuthAPI.signInAnonymously(server: server).tokens.accessToken
         let url = baseURL + "/v1/members/me", bearer = "Bearer \(token.rawValue)"
 
@@ -132,6 +152,6 @@ struct PerCallVariant: Sendable {
             },
             PerCallVariant(name: staticAHC) { _ = try await MemberAPI.fetchMe(server: ahcServer, accessToken: token) },
             PerCallVariant(name: self.memoryAHC) { _ = try await memoryAHC.request { try await MemberAPI.fetchMe(server: $0, accessToken: $1) } },
-        ]
+        ] + dpopRows
     }
 }

@@ -12,7 +12,12 @@ struct ServerOption: ParsableArguments {
     /// test mode, which the fleet test runs on its simulated hosts' own network (10.77.k.1),
     /// never a server with real secrets.
     func makeServer(transport: any HTTPTransport = URLSessionTransport(timeout: 60)) throws -> Server {
-        try Server(baseURL: server, transport: transport, allowsPlainHTTP: true)
+        try Self.makeServer(server, transport: transport)
+    }
+
+    /// The reference server in test mode at `url` (as ``makeServer(transport:)``).
+    static func makeServer(_ url: String, transport: any HTTPTransport = URLSessionTransport(timeout: 60)) throws -> Server {
+        try Server(baseURL: url, transport: transport, allowsPlainHTTP: true)
     }
 
     func testMode() throws -> TestModeClient {

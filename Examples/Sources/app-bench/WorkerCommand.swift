@@ -12,6 +12,7 @@ struct WorkerCommand: AsyncParsableCommand {
         commandName: "worker", abstract: "One process of a multi-process run (started by processes and fleet).")
 
     @OptionGroup var server: ServerOption
+    @OptionGroup var dpop: DPoPOption
     @Option var store: StoreChoice
     @Option var path = ""
     @Option var keyFile = ""
@@ -32,6 +33,8 @@ struct WorkerCommand: AsyncParsableCommand {
         var tokenStore = try await location.open()
         if announceSections { tokenStore = AnnouncingTokenStore(wrapped: tokenStore) }
         var configuration = RepositoryService.Configuration.appAPI
+        // The stored key is the one signed with; the configuration says which kinds this worker reads.
+        configuration.dpop = try dpop.configuration()
         if waitRounds > 0 { configuration.observer = WaitProbe.observer }
         let service = RepositoryService(server: try server.makeServer(transport: URLSessionTransport(timeout: 30)), tokenStore: tokenStore,
                                         configuration: configuration)

@@ -5,7 +5,8 @@ import Testing
 
 /// Many machines, one session: 3 simulated hosts × 4 processes share one account's session
 /// through a `PostgresTokenStore` for 30 s against the reference server's 5-second tokens
-/// (`app-bench fleet`), measured at the server.
+/// (`app-bench fleet`), measured at the server; then for 20 s bound to one DPoP key, against a
+/// server requiring DPoP.
 ///
 /// Each host is a network namespace with an address of its own (`APP_FLEET_NAMESPACES`,
 /// made by scripts/lib/netns.sh where the machine allows it), reaching the servers and
@@ -24,6 +25,27 @@ struct FleetTests {
         #expect(summary.reused == 0)
         #expect(summary.signOuts == 0)
         #expect(summary.failed == 0, "\(summary.samples)")
+    }
+
+    // DPoP (RFC 9449): the session is bound at sign-in to an ES256 key (swift-crypto on Linux),
+    // kept in the PostgreSQL row with the tokens; every process signs every call and refresh
+    // with that stored key against a server requiring DPoP with nonces (each process meets a
+    // nonce challenge on its first call). 20 s, not 30: about 25 s in all.
+    @Test("12 DPoP-bound processes on 3 hosts sign with the one stored key and make at most 1.15× the minimum refreshes, with no sign-out and no failed call")
+    func dpopFleetSharesOneKey() async throws {
+        let summary = try await FleetRun.run(fault: "none", server: .requiringDPoP, dpop: "es256", seconds: 20)
+        FleetRun.expectHostsApart(summary)
+        #expect(summary.processes == 12)
+        #expect(summary.calls > 12 * 20, "the workers made too few calls to mean anything")
+        #expect(summary.dpop == "es256")
+        #expect(summary.keys == 1, "the server refreshed the families of \(summary.keys.map(String.init) ?? "no") keys")
+        #expect(summary.storedKeySeen == true, "the key the server saw is not the one stored at sign-in")
+        #expect(summary.ratio <= 1.15, "\(summary.refreshes) refreshes, minimum \(summary.minimum)")
+        #expect(summary.refreshes >= Int(summary.minimum.rounded(.down)) - 1, "fewer refreshes than lifetimes: tokens used after expiry?")
+        #expect(summary.reused == 0)
+        #expect(summary.signOuts == 0)
+        #expect(summary.failed == 0, "\(summary.samples)")
+        #expect(summary.met == true)
     }
 
     // The faults can strike between the server's rotation and the save: the rotated refresh
@@ -57,14 +79,15 @@ struct FleetTests {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Runs the test only with PostgreSQL and the fleet's two servers in test mode to use
+    /// Runs the test only with PostgreSQL and the fleet's three servers in test mode to use
     /// (scripts/test starts them).
     static var fleetServers: Self {
         let environment = ProcessInfo.processInfo.environment
         return .enabled(
             if: FleetRun.databaseURL != nil && FleetRun.restartCommand != nil && environment["APP_SERVER_TEST_MODE"] == "1"
-                && environment["APP_FLEET_SERVER_URL"] != nil && environment["APP_FLEET_GRACE_SERVER_URL"] != nil,
-            "APP_POSTGRES_URL (APP_POSTGRES_FLEET_URL with APP_FLEET_NAMESPACES), APP_POSTGRES_DIR, APP_POSTGRES_SCRIPT, APP_FLEET_SERVER_URL, APP_FLEET_GRACE_SERVER_URL or APP_SERVER_TEST_MODE=1 is not set: this test needs PostgreSQL and the fleet's two servers in test mode (scripts/test starts them)")
+                && environment["APP_FLEET_SERVER_URL"] != nil && environment["APP_FLEET_GRACE_SERVER_URL"] != nil
+                && environment["APP_FLEET_DPOP_SERVER_URL"] != nil,
+            "APP_POSTGRES_URL (APP_POSTGRES_FLEET_URL with APP_FLEET_NAMESPACES), APP_POSTGRES_DIR, APP_POSTGRES_SCRIPT, APP_FLEET_SERVER_URL, APP_FLEET_GRACE_SERVER_URL, APP_FLEET_DPOP_SERVER_URL or APP_SERVER_TEST_MODE=1 is not set: this test needs PostgreSQL and the fleet's three servers in test mode (scripts/test starts them)")
     }
 }
 
@@ -80,6 +103,16 @@ enum FleetRun {
         case withoutReuseGrace
         /// `APP_FLEET_GRACE_SERVER_URL`: the default 30-second reuse grace period.
         case withReuseGrace
+        /// `APP_FLEET_DPOP_SERVER_URL`: DPoP required, with nonces, and no reuse grace period.
+        case requiringDPoP
+
+        var variable: String {
+            switch self {
+            case .withoutReuseGrace: "APP_FLEET_SERVER_URL"
+            case .withReuseGrace: "APP_FLEET_GRACE_SERVER_URL"
+            case .requiringDPoP: "APP_FLEET_DPOP_SERVER_URL"
+            }
+        }
     }
 
     /// The hosts' network namespaces (`APP_FLEET_NAMESPACES`), none when hosts are process groups.
@@ -133,7 +166,8 @@ enum FleetRun {
         return "bash '\(script)' restart '\(folder)' >/dev/null"
     }
 
-    static func run(fault: String, server choice: ServerChoice) async throws -> Summary {
+    /// Runs the fleet for `seconds`, its session bound to a DPoP key of kind `dpop` when given.
+    static func run(fault: String, server choice: ServerChoice, dpop: String? = nil, seconds: Int = 30) async throws -> Summary {
         let executable = try ChildProcess.locate(
             "app-bench", folderVariable: "APP_CLI_BIN_DIR", hint: "run `swift build` in Examples first, or set APP_CLI_BIN_DIR")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-test-\(UUID().uuidString)")
@@ -144,17 +178,15 @@ enum FleetRun {
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
         try Data(key).write(to: keyFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
-        let server = try #require(choice == .withoutReuseGrace
-            ? ProcessInfo.processInfo.environment["APP_FLEET_SERVER_URL"] : ProcessInfo.processInfo.environment["APP_FLEET_GRACE_SERVER_URL"],
-            "APP_FLEET_SERVER_URL or APP_FLEET_GRACE_SERVER_URL is not set")
+        let server = try #require(ProcessInfo.processInfo.environment[choice.variable], "\(choice.variable) is not set")
         let lifetime = ProcessInfo.processInfo.environment["APP_ACCESS_TOKEN_LIFETIME"] ?? "5"
         // posix_spawn and waitpid, output to a file: the run restarts PostgreSQL, a daemon that
         // Foundation's Process could keep waiting for (ChildProcess.runToCompletion).
         let log = folder.appendingPathComponent("fleet.log")
         let arguments = [
-            executable.path, "fleet", "--server", server, "--lifetime", lifetime, "--seconds", "30", "--hosts", "3",
+            executable.path, "fleet", "--server", server, "--lifetime", lifetime, "--seconds", "\(seconds)", "--hosts", "3",
             "--per-host", "4", "--fault", fault, "--restart-command", restartCommand ?? "", "--key-file", keyFile.path, "--json",
-        ] + (namespaces.isEmpty ? [] : ["--namespaces", namespaces.joined(separator: ",")])
+        ] + (namespaces.isEmpty ? [] : ["--namespaces", namespaces.joined(separator: ",")]) + (dpop.map { ["--dpop", $0] } ?? [])
         setenv("APP_BENCH_DATABASE_URL", databaseURL ?? "", 1)
         // Waited for on a thread of its own, not one of the few cooperative ones.
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
