@@ -21,6 +21,7 @@ struct AppOAuth: AsyncParsableCommand {
             OAuthWhoAmICommand.self,
             OAuthStatusCommand.self,
             OAuthTokenCommand.self,
+            OAuthGitCredentialCommand.self,
             OAuthSignOutCommand.self,
         ]
     )
