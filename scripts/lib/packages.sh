@@ -12,7 +12,8 @@
 #   test    scripts/test: unit, demo, and every server and tool its phases start:
 #           python3-venv (the OAuth server's and schemathesis' virtualenvs), postgresql (the
 #           PostgreSQL store's private cluster), iproute2 (the fleet test's network namespaces),
-#           spin and gcc (docs/model/check), glewlwyd (the second conformance server)
+#           spin and gcc (docs/model/check), glewlwyd (the second conformance server), git
+#           (app-oauth's git credential helper, run by the real git in CredentialHelperTests)
 #
 # As root (CI, a fresh machine) packages_ensure installs what is missing with apt-get; as another
 # user it names every missing package and the one command that installs them, and fails.
@@ -48,6 +49,7 @@ packages_missing() {
         command -v spin >/dev/null 2>&1 || missing+=(spin)
         command -v gcc >/dev/null 2>&1 || missing+=(gcc)
         command -v glewlwyd >/dev/null 2>&1 || [ -x /usr/bin/glewlwyd ] || missing+=(glewlwyd)
+        command -v git >/dev/null 2>&1 || missing+=(git)
     fi
     echo "${missing[*]}"
 }
