@@ -27,6 +27,7 @@ struct AppOAuth: AsyncParsableCommand {
             OAuthStatusCommand.self,
             OAuthTokenCommand.self,
             OAuthGitCredentialCommand.self,
+            OAuthKubectlCredentialCommand.self,
             OAuthSignOutCommand.self,
         ]
     )

@@ -23,8 +23,6 @@ enum GitCredentialError: Error, Equatable, Sendable, LocalizedError {
     /// `protocol=http` for a host that is not this machine: a token is never sent in clear
     /// over the network.
     case plainHTTP(host: String)
-    /// The session is DPoP-bound: its token works only with a proof, which git cannot send.
-    case dpopBound
 
     var errorDescription: String? {
         switch self {
@@ -37,7 +35,6 @@ enum GitCredentialError: Error, Equatable, Sendable, LocalizedError {
         case let .badURL(line): "git credential request, line \(line): url is not a URL with a scheme and a host"
         case let .missingField(key): "git credential request: no \(key)"
         case let .plainHTTP(host): "git credential request for http://\(TerminalText.safe(host)): a token is sent over plain http only to this machine (127.0.0.1, ::1, localhost)"
-        case .dpopBound: "the session is DPoP-bound: its token works only with a proof, which git cannot send"
         }
     }
 
@@ -45,7 +42,6 @@ enum GitCredentialError: Error, Equatable, Sendable, LocalizedError {
     var hint: String? {
         switch self {
         case .plainHTTP: "use an https:// remote URL"
-        case .dpopBound: "sign in without --dpop for a session git can use"
         default: nil
         }
     }

@@ -74,15 +74,9 @@ struct OAuthGitCredentialCommand: AsyncParsableCommand {
         }
         guard operation == .get, try shouldAnswer(request) else { return }
         try await OAuthContext.run(global) { context in
-            let profile = try await context.profile()
-            if profile.dpop != nil { throw Self.cliError(.dpopBound) }
-            let provider = try await context.provider(profile)
-            let session = try context.session(profile, provider: provider, minimumValidity: minValid)
-            let token = try await session.request { _, token in token }
-            if token.scheme != .bearer { throw Self.cliError(.dpopBound) }
-            var answer = "username=\(request.username ?? username)\npassword=\(token.rawValue)\n"
-            if let stored = try await context.store.store.load(), stored.accessToken.rawValue == token.rawValue,
-               let expiry = stored.accessTokenExpiresAt {
+            let helper = try await HelperToken.fetch(context, minimumValidity: minValid)
+            var answer = "username=\(request.username ?? username)\npassword=\(helper.token.rawValue)\n"
+            if let expiry = helper.expiresAt {
                 answer += "password_expiry_utc=\(Int(expiry.timeIntervalSince1970.rounded(.down)))\n"
             }
             FileHandle.standardOutput.write(Data(answer.utf8))

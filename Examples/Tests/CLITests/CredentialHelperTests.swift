@@ -162,8 +162,9 @@ extension CLITests {
             #expect(refused.status != 0, "\(refused)")
         }
 
-        @Test("50 helpers at once with an expired token make one refresh between them, and all answer the new token")
-        func storm() async throws {
+        @Test("50 helpers at once with an expired token make one refresh between them, and all answer the new token",
+              arguments: ["git-credential", "kubectl-credential"])
+        func storm(helper: String) async throws {
             let setup = try await Setup(FakeProvider.Settings(expiresIn: 2))
             defer { setup.end() }
             setup.provider.configure { $0.expiresIn = 3600 }   // the renewed token outlives the storm
@@ -171,13 +172,18 @@ extension CLITests {
             let before = setup.provider.fake.requests(.post, "/token").count
             let outcomes = try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
                 for _ in 0..<50 {
-                    group.addTask { try await setup.helper("get", "protocol=https\nhost=\(Self.host)\n\n") }
+                    group.addTask {
+                        helper == "git-credential"
+                            ? try await setup.helper("get", "protocol=https\nhost=\(Self.host)\n\n")
+                            : try await setup.cli.run("app-oauth", ["kubectl-credential"] + setup.store, timeout: 120)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(outcomes.count == 50)
             for outcome in outcomes {
-                #expect(outcome.status == Exit.ok && Self.fields(outcome.output)["password"] == "A-access-2", "\(outcome)")
+                let token = helper == "git-credential" ? Self.fields(outcome.output)["password"] : KubectlCredentialTests.token(in: outcome.output)
+                #expect(outcome.status == Exit.ok && token == "A-access-2", "\(outcome)")
             }
             #expect(setup.provider.fake.requests(.post, "/token").count - before == 1)
         }
@@ -192,11 +198,17 @@ extension CLITests {
             return fields
         }
 
-        /// Runs `/usr/bin/git` (or the `git` on PATH) with `arguments`, no configuration but the test's, never prompting.
+        /// Runs the `git` on PATH with `arguments`, no configuration but the test's, never prompting.
         static func runGit(_ arguments: [String], cli: CLIProcess) throws -> (status: Int32, output: String, errorOutput: String) {
+            try runTool("git", arguments, cli: cli)
+        }
+
+        /// Runs `tool` from PATH (Debian's git or kubectl) with `arguments`, in the test's folder
+        /// as HOME and environment, never prompting.
+        static func runTool(_ tool: String, _ arguments: [String], cli: CLIProcess) throws -> (status: Int32, output: String, errorOutput: String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git"] + arguments
+            process.arguments = [tool] + arguments
             var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("APP_") && !$0.key.hasPrefix("GIT_") }
             environment.merge(cli.environment) { _, new in new }
             environment["HOME"] = cli.folder.path
