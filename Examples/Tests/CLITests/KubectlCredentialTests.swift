@@ -55,7 +55,12 @@ extension CLITests {
             let program = try ChildProcess.locate("app-oauth", folderVariable: "APP_CLI_BIN_DIR")
             let arguments = (["kubectl-credential"] + setup.store).map { "\"\($0)\"" }.joined(separator: ", ")
             let kubeconfig = setup.cli.folder.appendingPathComponent("kubeconfig")
-            try Data("""
+            // ExecCredential v1 from kubectl 1.22; Debian 12's kubernetes-client (1.20) speaks v1beta1 only.
+            let version = try CLITests.CredentialHelperTests.runTool("kubectl", ["version", "--client", "-o", "json"], cli: setup.cli)
+            let minor = ((try? JSONSerialization.jsonObject(with: Data(version.output.utf8)) as? [String: Any])?["clientVersion"]
+                as? [String: Any])?["minor"] as? String
+            let v1 = Int(minor?.prefix { $0.isNumber } ?? "").map { $0 >= 22 } ?? true
+            let config = """
                 apiVersion: v1
                 kind: Config
                 clusters:
@@ -73,11 +78,11 @@ extension CLITests {
                 - name: oauth
                   user:
                     exec:
-                      apiVersion: client.authentication.k8s.io/v1
+                      apiVersion: client.authentication.k8s.io/\(v1 ? "v1" : "v1beta1")
                       command: "\(program.path)"
                       args: [\(arguments)]
-                      interactiveMode: Never
-                """.utf8).write(to: kubeconfig)
+                """ + (v1 ? "\n      interactiveMode: Never\n" : "\n")
+            try Data(config.utf8).write(to: kubeconfig)
             let outcome = try CredentialHelperTests.runTool("kubectl", ["--kubeconfig", kubeconfig.path, "get", "--raw",
                                                                         "/api/v1/namespaces/default/configmaps/probe"], cli: setup.cli)
             #expect(outcome.status == 0, "\(outcome)")
