@@ -18,6 +18,7 @@ struct AppOAuth: AsyncParsableCommand {
             options when they are not the defaults):
               git config --global credential.https://git.example.com.helper \\
                 '!app-oauth git-credential --host git.example.com'
+              kubectl: a kubeconfig user's exec runs app-oauth kubectl-credential (its --help shows how)
 
             \(ProgramHelp.storeFooter)
             """,

@@ -51,7 +51,7 @@ extension CLITests {
             #expect(setup.provider.paths.count == requests)
         }
 
-        @Test("app-oauth --help shows how to set git up with the helper")
+        @Test("app-oauth --help shows how to set git and kubectl up with the helpers")
         func helpShowsSetUp() async throws {
             let cli = try CLIProcess()
             defer { cli.remove() }
@@ -59,7 +59,7 @@ extension CLITests {
             #expect(help.status == Exit.ok, "\(help)")
             #expect(help.output.contains("git config --global credential.https://git.example.com.helper"), "\(help)")
             #expect(help.output.contains("'!app-oauth git-credential --host git.example.com'"), "\(help)")
-            #expect(help.output.contains("git-credential"), "\(help)")
+            #expect(help.output.contains("app-oauth kubectl-credential"), "\(help)")
         }
 
         @Test("get answers username, the access token as password, and password_expiry_utc (the token's expiry, in Unix seconds)")
