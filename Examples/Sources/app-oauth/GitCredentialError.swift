@@ -2,7 +2,7 @@ import CLISupport
 import Foundation
 
 /// Why `app-oauth git-credential` refused a request. The messages name the line and the key,
-/// never a value: `store` and `erase` requests carry a password.
+/// never a value but the host (made safe for a terminal): `store` and `erase` requests carry a password.
 enum GitCredentialError: Error, Equatable, Sendable, LocalizedError {
     /// A line without `=`.
     case noEquals(line: Int)

@@ -7,8 +7,7 @@ import Foundation
 /// the user name), so it is read within limits and every value is checked: no control
 /// character, valid UTF-8, a line at most ``maximumLineBytes`` long, at most
 /// ``maximumInputBytes`` in all. Keys it does not know (`wwwauth[]`, `capability[]`, ...) are
-/// skipped, as the protocol asks. Errors never quote a value: `store` and `erase` carry a
-/// password.
+/// skipped, as the protocol asks. Errors never quote a value (``GitCredentialError``).
 struct GitCredentialRequest: Equatable, Sendable {
     /// `protocol`: `https`, `http`, `cert`, ...
     var scheme: String?
