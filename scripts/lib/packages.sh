@@ -12,7 +12,10 @@
 #   test    scripts/test: unit, demo, and every server and tool its phases start:
 #           python3-venv (the OAuth server's and schemathesis' virtualenvs), postgresql (the
 #           PostgreSQL store's private cluster), iproute2 (the fleet test's network namespaces),
-#           spin and gcc (docs/model/check), glewlwyd (the second conformance server)
+#           spin and gcc (docs/model/check), glewlwyd (the second conformance server), git
+#           (app-oauth's git credential helper, run by the real git in CredentialHelperTests),
+#           kubernetes-client and openssl (the real kubectl against an https loopback API in
+#           KubectlCredentialTests; Debian's kubectl 1.20 speaks ExecCredential v1beta1 only)
 #
 # As root (CI, a fresh machine) packages_ensure installs what is missing with apt-get; as another
 # user it names every missing package and the one command that installs them, and fails.
@@ -48,6 +51,9 @@ packages_missing() {
         command -v spin >/dev/null 2>&1 || missing+=(spin)
         command -v gcc >/dev/null 2>&1 || missing+=(gcc)
         command -v glewlwyd >/dev/null 2>&1 || [ -x /usr/bin/glewlwyd ] || missing+=(glewlwyd)
+        command -v git >/dev/null 2>&1 || missing+=(git)
+        command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
+        command -v openssl >/dev/null 2>&1 || missing+=(openssl)
     fi
     echo "${missing[*]}"
 }

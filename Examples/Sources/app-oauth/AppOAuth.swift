@@ -14,6 +14,12 @@ struct AppOAuth: AsyncParsableCommand {
             The session is kept encrypted by default (--store encrypted, \
             $XDG_CONFIG_HOME/app-sdk/oauth-credentials.enc).
 
+            Other programs get the token through their credential helpers (add the store \
+            options when they are not the defaults):
+              git config --global credential.https://git.example.com.helper \\
+                '!app-oauth git-credential --host git.example.com'
+              kubectl: a kubeconfig user's exec runs app-oauth kubectl-credential (its --help shows how)
+
             \(ProgramHelp.storeFooter)
             """,
         subcommands: [
@@ -21,6 +27,8 @@ struct AppOAuth: AsyncParsableCommand {
             OAuthWhoAmICommand.self,
             OAuthStatusCommand.self,
             OAuthTokenCommand.self,
+            OAuthGitCredentialCommand.self,
+            OAuthKubectlCredentialCommand.self,
             OAuthSignOutCommand.self,
         ]
     )
