@@ -13,8 +13,8 @@ import TokenStore
 struct StepUpDPoPSignInTests {
     typealias FakeAS = DPoPFakeAuthorizationServer
 
-    @Test("signing in again as the same account binds the new tokens to a new key, named in the new dpop_jkt")
-    func newKey() async throws {
+    /// A session signed in through the browser flow, bound to an EdDSA key, and what made it.
+    static func signedIn() async throws -> (FakeAS, OAuthProvider, InMemoryTokenStore, SessionService, LockedValue<URL?>) {
         let server = try FakeAS()
         var provider = try await server.provider()
         provider.dpop = .eddsa
@@ -23,6 +23,12 @@ struct StepUpDPoPSignInTests {
         let opened = LockedValue<URL?>(nil)
         try await session.signIn(with: .browser(provider, scopes: ["openid"], timeout: .seconds(20),
                                                 open: DPoPSessionSignInTests.approveInBrowser(server, opened: opened)))
+        return (server, provider, store, session, opened)
+    }
+
+    @Test("signing in again as the same account binds the new tokens to a new key, named in the new dpop_jkt")
+    func newKey() async throws {
+        let (server, provider, store, session, opened) = try await Self.signedIn()
         let first = try #require(try await store.load()?.dpopKey)
         try await session.signInAgain(with: .browser(provider, scopes: ["openid"], timeout: .seconds(20),
                                                      open: DPoPSessionSignInTests.approveInBrowser(server, opened: opened)))
@@ -36,14 +42,7 @@ struct StepUpDPoPSignInTests {
 
     @Test("a sign-in again that does not meet the requirement stores nothing: the old tokens and key stay")
     func refusedKeepsKey() async throws {
-        let server = try FakeAS()
-        var provider = try await server.provider()
-        provider.dpop = .eddsa
-        let store = InMemoryTokenStore()
-        let session = try DPoPSessionSignInTests.session(provider, store: store)
-        let opened = LockedValue<URL?>(nil)
-        try await session.signIn(with: .browser(provider, scopes: ["openid"], timeout: .seconds(20),
-                                                open: DPoPSessionSignInTests.approveInBrowser(server, opened: opened)))
+        let (server, provider, store, session, opened) = try await Self.signedIn()
         let before = try #require(try await store.load())
         let error = try await #require(throws: SignInError.self) {
             try await session.signInAgain(with: .browser(provider, scopes: ["openid"], timeout: .seconds(20),
